@@ -131,7 +131,7 @@ function catalogSafeAdapter(config: PoolConfig) {
 function migrationAwareFactory(config: PoolConfig): SqlMigrationAwareDriverAdapterFactory {
   const main = catalogSafeAdapter(config);
   return {
-    provider: main.provider,
+    provider: 'postgres',
     adapterName: main.adapterName,
     connect: () => main.connect(),
     async connectToShadowDb() {

@@ -1,0 +1,66 @@
+/**
+ * Mboa's plans, as sold (prices excl. tax, FCFA per month). `null` means unlimited.
+ * The single source for the server's limits, the contract's route metadata, the docs
+ * and the dashboard.
+ */
+export const PLAN_NAMES = ['starter', 'pro', 'enterprise'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+/** Endpoints, named as in the route metadata and the usage breakdown. */
+export const ENDPOINTS = ['ping', 'listings.search', 'listings.get', 'market.stats', 'market.trends'] as const;
+export type EndpointName = (typeof ENDPOINTS)[number];
+
+export interface PlanDefinition {
+  name: PlanName;
+  label: string;
+  priceXafPerMonth: number;
+  monthlyQuota: number | null;
+  ratePerMinute: number | null;
+  maxKeys: number | null;
+  endpoints: readonly EndpointName[];
+  support: string;
+  usageAnalytics: boolean;
+}
+
+const STARTER_ENDPOINTS = ['ping', 'listings.search', 'listings.get', 'market.stats'] as const;
+
+export const PLANS: Record<PlanName, PlanDefinition> = {
+  starter: {
+    name: 'starter',
+    label: 'Starter',
+    priceXafPerMonth: 50_000,
+    monthlyQuota: 10_000,
+    ratePerMinute: 30,
+    maxKeys: 1,
+    endpoints: STARTER_ENDPOINTS,
+    support: 'e-mail',
+    usageAnalytics: false,
+  },
+  pro: {
+    name: 'pro',
+    label: 'Pro',
+    priceXafPerMonth: 250_000,
+    monthlyQuota: 100_000,
+    ratePerMinute: 300,
+    maxKeys: 5,
+    endpoints: [...STARTER_ENDPOINTS, 'market.trends'],
+    support: 'priority, response under 24 h',
+    usageAnalytics: true,
+  },
+  enterprise: {
+    name: 'enterprise',
+    label: 'Enterprise',
+    priceXafPerMonth: 1_000_000,
+    monthlyQuota: null,
+    ratePerMinute: null,
+    maxKeys: null,
+    endpoints: ENDPOINTS,
+    support: 'dedicated, response under 4 h; 99.9% SLA with on-call',
+    usageAnalytics: true,
+  },
+};
+
+/** The plans that include an endpoint, cheapest first. */
+export function plansIncluding(endpoint: EndpointName): PlanName[] {
+  return PLAN_NAMES.filter((plan) => PLANS[plan].endpoints.includes(endpoint));
+}
