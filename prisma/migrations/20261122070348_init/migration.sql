@@ -25,6 +25,7 @@ CREATE TABLE "accounts" (
     "status" "AccountStatus" NOT NULL DEFAULT 'active',
     "monthly_quota_override" INTEGER,
     "rate_limit_override" INTEGER,
+    "password_hash" TEXT,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
@@ -44,6 +45,27 @@ CREATE TABLE "api_keys" (
     "expires_at" TIMESTAMPTZ(3),
 
     CONSTRAINT "api_keys_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "plan_changes" (
+    "id" BIGSERIAL NOT NULL,
+    "account_id" TEXT NOT NULL,
+    "plan" "Plan" NOT NULL,
+    "changed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "plan_changes_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "dashboard_sessions" (
+    "id" TEXT NOT NULL,
+    "account_id" TEXT NOT NULL,
+    "csrf_token" TEXT NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "expires_at" TIMESTAMPTZ(3) NOT NULL,
+
+    CONSTRAINT "dashboard_sessions_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -157,6 +179,12 @@ CREATE UNIQUE INDEX "api_keys_hash_key" ON "api_keys"("hash");
 CREATE INDEX "api_keys_account_id_idx" ON "api_keys"("account_id");
 
 -- CreateIndex
+CREATE INDEX "plan_changes_account_id_changed_at_idx" ON "plan_changes"("account_id", "changed_at");
+
+-- CreateIndex
+CREATE INDEX "dashboard_sessions_account_id_idx" ON "dashboard_sessions"("account_id");
+
+-- CreateIndex
 CREATE INDEX "listings_status_listed_at_id_idx" ON "listings"("status", "listed_at", "id");
 
 -- CreateIndex
@@ -191,6 +219,12 @@ CREATE INDEX "market_trends_city_key_neighborhood_key_type_purpose_idx" ON "mark
 
 -- AddForeignKey
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "plan_changes" ADD CONSTRAINT "plan_changes_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "dashboard_sessions" ADD CONSTRAINT "dashboard_sessions_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "monthly_usage" ADD CONSTRAINT "monthly_usage_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
