@@ -22,6 +22,7 @@ const ZConfig = z.object({
   /** How often the server rebuilds the market tables, in minutes (0: never). */
   MARKET_REFRESH_MINUTES: z.coerce.number().min(0).default(60),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  MBOA_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export interface Config {
@@ -34,6 +35,7 @@ export interface Config {
   seedListings: number;
   marketRefreshMinutes: number;
   dbPoolMax: number;
+  cursorSecret: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -57,5 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedListings: c.MBOA_SEED_LISTINGS,
     marketRefreshMinutes: c.MARKET_REFRESH_MINUTES,
     dbPoolMax: c.DB_POOL_MAX,
+    cursorSecret: c.MBOA_CURSOR_SECRET,
   };
 }

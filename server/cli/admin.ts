@@ -1,0 +1,95 @@
+/**
+ * `npm run admin -- <command> [options] [--json]`: the operator CLI. Commands live in
+ * ./commands, one module per subject, each exporting `commands: Command[]`.
+ * Exit codes: 0 done, 1 failed or refused, 2 bad arguments.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { applyMigrations } from '../../prisma/schema-engine.js';
+import { AccountRuleError } from '../accounts/service.js';
+import { loadConfig } from '../config.js';
+import { type Database, openDatabase } from '../db.js';
+import { type EmbeddedPostgres, runningEmbeddedUrl, startEmbeddedPostgres } from '../embedded-postgres.js';
+import { type Command, type CommandContext, UsageError } from './io.js';
+
+const commandsDir = join(dirname(fileURLToPath(import.meta.url)), 'commands');
+
+async function loadCommands(): Promise<Command[]> {
+  const files = readdirSync(commandsDir).filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts') && !f.includes('.test.'));
+  const modules = await Promise.all(files.map((f) => import(pathToFileURL(join(commandsDir, f)).href)));
+  return modules.flatMap((m: { commands?: Command[]; command?: Command }) => [...(m.commands ?? []), ...(m.command ? [m.command] : [])]);
+}
+
+function helpText(commands: Command[]): string {
+  return ['usage: npm run admin -- <command> [options] [--json]', '', ...commands.map((c) => `  ${c.usage}`)].join('\n');
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const json = argv.includes('--json');
+  const args = argv.filter((a) => a !== '--json');
+  const commands = await loadCommands();
+
+  if (args.length === 0 || args[0] === 'help' || args[0] === '--help') {
+    console.log(helpText(commands));
+    return args.length === 0 ? 2 : 0;
+  }
+  // Longest name first: `keys create` before a hypothetical `keys`.
+  const command = [...commands]
+    .sort((a, b) => b.name.length - a.name.length)
+    .find((c) => {
+      const words = c.name.split(' ');
+      return words.every((w, i) => args[i] === w);
+    });
+  if (!command) {
+    console.error(`error: unknown command "${args.slice(0, 2).join(' ')}"\n\n${helpText(commands)}`);
+    return 2;
+  }
+
+  let db: Database | undefined;
+  let embedded: EmbeddedPostgres | undefined;
+  const ctx: CommandContext = {
+    json,
+    async db() {
+      if (db) return db;
+      const config = loadConfig();
+      let url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
+      if (!url) {
+        embedded = await startEmbeddedPostgres(config.dataDir);
+        url = embedded.url;
+      }
+      await applyMigrations(url);
+      db = openDatabase(url, { max: embedded ? 4 : 10 });
+      return db;
+    },
+    print(result, human) {
+      console.log(json ? JSON.stringify(result, null, 2) : human);
+    },
+    progress(line) {
+      if (!json && process.stderr.isTTY) process.stderr.write(`\r${line}\x1b[K`);
+    },
+  };
+
+  try {
+    const code = await command.run(args.slice(command.name.split(' ').length), ctx);
+    return code ?? 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`error: ${err.message}\nusage: npm run admin -- ${command.usage}`);
+      return 2;
+    }
+    if (err instanceof AccountRuleError) {
+      if (json) console.log(JSON.stringify({ error: err.code, message: err.message, ...err.details }, null, 2));
+      else console.error(`refused: ${err.message}`);
+      return 1;
+    }
+    console.error(`error: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await db?.close().catch(() => {});
+    await embedded?.stop().catch(() => {});
+  }
+}
+
+main().then((code) => process.exit(code));

@@ -1,0 +1,29 @@
+/** Option parsing for admin commands: unknown or malformed options are usage errors. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { PLAN_NAMES, type PlanName } from '../../contract/plans.js';
+import { UsageError } from './io.js';
+
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/\. To specify a positional.*$/s, '.'));
+  }
+}
+
+export function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+export function plan(value: string | undefined): PlanName {
+  const v = required(value, 'plan');
+  if (!(PLAN_NAMES as readonly string[]).includes(v)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
+  return v as PlanName;
+}
+
+export function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} must be a positive integer`);
+  return Number(value);
+}

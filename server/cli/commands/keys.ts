@@ -1,0 +1,49 @@
+import { createKey, findAccountByEmail, listKeys, revokeKey } from '../../accounts/service.js';
+import { parseOptions, required } from '../args.js';
+import type { Command } from '../io.js';
+
+const create: Command = {
+  name: 'keys create',
+  usage: 'keys create --email E [--name N]',
+  async run(args, ctx) {
+    const { values } = parseOptions(args, { email: { type: 'string' }, name: { type: 'string' } });
+    const email = required(values.email, 'email');
+    const { prisma } = await ctx.db();
+    const account = await findAccountByEmail(prisma, email);
+    const result = await createKey(prisma, account.id, values.name ?? 'API key');
+    ctx.print({ key: result.key, key_info: result.keyInfo }, `API key "${result.keyInfo.name}" (shown once, store it now): ${result.key}`);
+  },
+};
+
+const list: Command = {
+  name: 'keys list',
+  usage: 'keys list --email E',
+  async run(args, ctx) {
+    const { values } = parseOptions(args, { email: { type: 'string' } });
+    const email = required(values.email, 'email');
+    const { prisma } = await ctx.db();
+    const account = await findAccountByEmail(prisma, email);
+    const keys = await listKeys(prisma, account.id);
+    const lines = keys.map(
+      (k) =>
+        `${k.prefix}…  ${k.active ? 'active ' : 'revoked'}  created ${k.created_at.slice(0, 10)}  last used ${k.last_used_at?.slice(0, 16) ?? 'never'}  "${k.name}"`,
+    );
+    ctx.print({ keys }, lines.length ? lines.join('\n') : 'no keys');
+  },
+};
+
+const revoke: Command = {
+  name: 'keys revoke',
+  usage: 'keys revoke --email E --prefix P',
+  async run(args, ctx) {
+    const { values } = parseOptions(args, { email: { type: 'string' }, prefix: { type: 'string' } });
+    const email = required(values.email, 'email');
+    const prefix = required(values.prefix, 'prefix');
+    const { prisma } = await ctx.db();
+    const account = await findAccountByEmail(prisma, email);
+    const key = await revokeKey(prisma, account.id, prefix);
+    ctx.print({ key_info: key }, `revoked ${key.prefix}… "${key.name}"`);
+  },
+};
+
+export const commands: Command[] = [create, list, revoke];

@@ -1,0 +1,21 @@
+import { findAccountByEmail, monthlyUsage } from '../../accounts/service.js';
+import { parseOptions, required } from '../args.js';
+import type { Command } from '../io.js';
+
+export const commands: Command[] = [
+  {
+    name: 'usage',
+    usage: 'usage --email E',
+    async run(args, ctx) {
+      const { values } = parseOptions(args, { email: { type: 'string' } });
+      const email = required(values.email, 'email');
+      const { prisma } = await ctx.db();
+      const account = await findAccountByEmail(prisma, email);
+      const usage = await monthlyUsage(prisma, account.id);
+      ctx.print(
+        { usage },
+        `${usage.month} on ${usage.plan}: ${usage.used} used of ${usage.limit ?? 'unlimited'}, ${usage.remaining ?? 'unlimited'} remaining, resets ${usage.resets_at}`,
+      );
+    },
+  },
+];
