@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup-env.ts'],
     // Files share one seeded database and run one after another; tests inside a file
     // may still be concurrent where they say so.
     fileParallelism: false,

@@ -1,0 +1,53 @@
+/**
+ * Once per `vitest run`: a real PostgreSQL, migrated and seeded. With DATABASE_URL (as
+ * `.ci/run` sets it, to a fresh database) that server; without it, the embedded PGlite
+ * in a temporary directory, so `npm test` needs nothing running.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { applyMigrations } from '../prisma/schema-engine.js';
+import { openDatabase } from '../server/db.js';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../server/embedded-postgres.js';
+import { seedListings } from '../server/ingest/seed.js';
+import { refreshMarketFigures } from '../server/market/refresh.js';
+
+/** Listings seeded for the tests: enough for several pages of every filter. */
+export const TEST_LISTINGS = 3000;
+
+let embedded: EmbeddedPostgres | undefined;
+let dataDir: string | undefined;
+
+export async function setup(project: TestProject) {
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    dataDir = mkdtempSync(join(tmpdir(), 'mboa-test-'));
+    embedded = await startEmbeddedPostgres(dataDir, { announce: false });
+    url = embedded.url;
+  }
+  await applyMigrations(url);
+  const db = openDatabase(url, { max: 4 });
+  try {
+    const { rows } = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM listings WHERE source = 'mboa-seed'");
+    if (rows[0].n < TEST_LISTINGS) await seedListings(db.pool, { listings: TEST_LISTINGS, seed: 7 });
+    await refreshMarketFigures(db.pool);
+  } finally {
+    await db.close();
+  }
+  process.env.DATABASE_URL = url;
+  project.provide('databaseUrl', url);
+  project.provide('embedded', embedded !== undefined);
+}
+
+export async function teardown() {
+  await embedded?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    embedded: boolean;
+  }
+}
