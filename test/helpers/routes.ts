@@ -1,0 +1,35 @@
+/**
+ * One valid request per /api/v1 route, for suites that must hold on every route
+ * (authentication, plans, envelope). Adding a route to the contract without adding it
+ * here fails `every contract route is covered`.
+ */
+import { contract } from '../../contract/router.js';
+import type { RouteMetadata } from '../../contract/router.js';
+
+export interface RouteCase {
+  name: string;
+  /** A path valid for this route; `:id` filled by the caller's listing id. */
+  path: (listingId: string) => string;
+  metadata: RouteMetadata;
+}
+
+export const ROUTE_CASES: RouteCase[] = [
+  { name: 'listings.search', path: () => '/api/v1/listings?city=Douala&limit=5', metadata: contract.listings.search.metadata as RouteMetadata },
+  { name: 'listings.get', path: (id) => `/api/v1/listings/${id}`, metadata: contract.listings.get.metadata as RouteMetadata },
+  { name: 'market.stats', path: () => '/api/v1/market/stats?city=Douala', metadata: contract.market.stats.metadata as RouteMetadata },
+  { name: 'market.trends', path: () => '/api/v1/market/trends?city=Douala', metadata: contract.market.trends.metadata as RouteMetadata },
+  { name: 'ping', path: () => '/api/v1/ping', metadata: contract.ping.metadata as RouteMetadata },
+];
+
+export function contractRouteNames(): string[] {
+  const names: string[] = [];
+  const walk = (node: Record<string, unknown>, prefix: string) => {
+    for (const [k, v] of Object.entries(node)) {
+      const name = prefix ? `${prefix}.${k}` : k;
+      if (v && typeof v === 'object' && 'method' in v && 'path' in v) names.push(name);
+      else if (v && typeof v === 'object') walk(v as Record<string, unknown>, name);
+    }
+  };
+  walk(contract as unknown as Record<string, unknown>, '');
+  return names.sort();
+}
