@@ -9,6 +9,14 @@ import { PLAN_NAMES } from './plans.js';
 // extendApi() annotates the schema object it is given: shared schemas are only ever
 // annotated where they are defined, and a different description needs a new schema.
 
+/** An enum whose error lists the allowed values: `must be one of: sale, rent, furnished_rent`. */
+function oneOf<T extends string, U extends readonly [T, ...T[]]>(values: U) {
+  return z.enum(values as unknown as [T, ...T[]], {
+    errorMap: (issue, ctx) =>
+      issue.code === 'invalid_enum_value' ? { message: `must be one of: ${values.join(', ')}` } : { message: ctx.defaultError },
+  });
+}
+
 export const PROPERTY_TYPES = [
   'villa', 'house', 'apartment', 'studio', 'duplex', 'room', 'land', 'office', 'shop', 'warehouse',
 ] as const;
@@ -19,15 +27,15 @@ export const LISTING_SORTS = ['-listed_at', 'listed_at', 'price', '-price', 'upd
 export const LIMIT_DEFAULT = 20;
 export const LIMIT_MAX = 200;
 
-export const ZPropertyType = extendApi(z.enum(PROPERTY_TYPES), {
+export const ZPropertyType = extendApi(oneOf(PROPERTY_TYPES), {
   description: 'Kind of property.',
   example: 'villa',
 });
-export const ZPurpose = extendApi(z.enum(PURPOSES), {
+export const ZPurpose = extendApi(oneOf(PURPOSES), {
   description: 'Purpose of the listing. Rent prices are per month.',
   example: 'sale',
 });
-export const ZListingStatus = extendApi(z.enum(LISTING_STATUSES), {
+export const ZListingStatus = extendApi(oneOf(LISTING_STATUSES), {
   description: '`active` while on the market; the others once removed (`removed_at` is then set).',
   example: 'active',
 });
@@ -76,7 +84,7 @@ export const ZListingDetail = ZListing.extend({
 export type TListingDetail = z.infer<typeof ZListingDetail>;
 
 export const ZQuota = z.object({
-  plan: extendApi(z.enum(PLAN_NAMES), { description: "The account's plan.", example: 'starter' }),
+  plan: extendApi(oneOf(PLAN_NAMES), { description: "The account's plan.", example: 'starter' }),
   limit: extendApi(z.number().int().nullable(), { description: 'Calls included this month; null when unlimited.', example: 10000 }),
   used: extendApi(z.number().int(), { description: 'Calls counted this month, this one included.', example: 1234 }),
   remaining: extendApi(z.number().int().nullable(), { description: 'Calls left this month; null when unlimited.', example: 8766 }),
@@ -139,11 +147,11 @@ export const ZListingsQuery = z
       description: 'Only listings changed strictly after this instant: with `sort=updated_at` and `status=any`, the incremental-sync feed.',
       example: '2026-11-20T00:00:00Z',
     }).optional(),
-    status: extendApi(z.enum([...LISTING_STATUSES, 'any']), {
+    status: extendApi(oneOf([...LISTING_STATUSES, 'any']), {
       description: '`active` (default), one removed status, or `any` for every listing, removed ones included.',
       example: 'active',
     }).default('active'),
-    sort: extendApi(z.enum(LISTING_SORTS), {
+    sort: extendApi(oneOf(LISTING_SORTS), {
       description: 'Order of results; ties are broken by `id`. `-` means descending.',
       example: '-listed_at',
     }).default('-listed_at'),
@@ -178,8 +186,8 @@ export const ZListingParams = z.object({
 export const ZStatsQuery = z
   .object({
     city: text('Only this city (accent- and case-insensitive). All cities when absent.', 'Douala').optional(),
-    purpose: extendApi(z.enum(PURPOSES), { description: 'Only this purpose. One row per purpose when absent.', example: 'sale' }).optional(),
-    type: extendApi(z.enum(PROPERTY_TYPES), { description: 'Only this property type. Every type together when absent (`type` null).', example: 'villa' }).optional(),
+    purpose: extendApi(oneOf(PURPOSES), { description: 'Only this purpose. One row per purpose when absent.', example: 'sale' }).optional(),
+    type: extendApi(oneOf(PROPERTY_TYPES), { description: 'Only this property type. Every type together when absent (`type` null).', example: 'villa' }).optional(),
   })
   .strict();
 export type TStatsQuery = z.input<typeof ZStatsQuery>;
@@ -202,8 +210,8 @@ const xaf = (description: string, example: number) => extendApi(z.number().int()
 
 export const ZMarketStat = z.object({
   city: extendApi(z.string(), { example: 'Douala' }),
-  purpose: extendApi(z.enum(PURPOSES), { description: 'Purpose aggregated: sale prices and monthly rents are never mixed.', example: 'sale' }),
-  type: extendApi(z.enum(PROPERTY_TYPES).nullable(), { description: 'Property type, or null when every type is aggregated.', example: null }),
+  purpose: extendApi(oneOf(PURPOSES), { description: 'Purpose aggregated: sale prices and monthly rents are never mixed.', example: 'sale' }),
+  type: extendApi(oneOf(PROPERTY_TYPES).nullable(), { description: 'Property type, or null when every type is aggregated.', example: null }),
   volume: extendApi(z.number().int(), { description: 'Active listings aggregated.', example: 5230 }),
   avg_price: xaf('Mean price, XAF.', 98000000),
   min_price: xaf('Lowest price, XAF.', 4500000),
