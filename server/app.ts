@@ -8,6 +8,7 @@ import swaggerUi from 'swagger-ui-express';
 import { buildOpenApiDocument } from '../contract/openapi.js';
 import { contract } from '../contract/router.js';
 import { ApiError } from './errors.js';
+import { accessLog } from './http/access-log.js';
 import { apiPipeline } from './http/pipeline.js';
 import { errorHandler, validationProblem } from './http/problem.js';
 import type { AccountRateLimiter } from './http/rate-limit.js';
@@ -37,6 +38,7 @@ export function buildApp(deps: AppDeps): Express {
   // Plain key=value parsing: no nested objects out of `a[b]=c`.
   app.set('query parser', 'simple');
   app.use(requestId);
+  app.use(accessLog(deps.logger));
 
   const meter = new UsageMeter(deps.pool);
   const openapi = buildOpenApiDocument({ version: VERSION });
