@@ -1,0 +1,177 @@
+/**
+ * What is on offer: property type, purpose, rooms, surface and price, drawn so that they
+ * agree with each other the way they do on Cameroonian portals (a studio has at most one
+ * bedroom, land none and no bathroom, shops and offices no bedroom) and priced in XAF by
+ * city, neighbourhood tier, type and purpose. Rents are monthly.
+ *
+ * Weighted tables are built once at load: the generator draws millions of rows.
+ */
+import type { City, Tier } from './catalog.js';
+import type { PropertyType, Purpose } from './kinds.js';
+import { type Random, weightedTable } from './random.js';
+
+const TYPE_WEIGHTS: Record<PropertyType, number> = {
+  apartment: 24, studio: 14, room: 8, house: 12, villa: 10, duplex: 6, land: 14, office: 5, shop: 5, warehouse: 2,
+};
+
+/** Prime districts have more villas and fewer rooms to let; popular ones the reverse. */
+const TIER_TYPE_BIAS: Partial<Record<PropertyType, [number, number, number]>> = {
+  villa: [2, 1, 0.4],
+  duplex: [1.5, 1.2, 0.6],
+  room: [0.3, 0.9, 1.6],
+  studio: [0.8, 1.1, 1],
+  warehouse: [0.3, 0.8, 1.8],
+  land: [0.5, 1, 1.4],
+};
+
+/** Shares of sale, rent and furnished rent per type. Studios and rooms are rarely sold. */
+const PURPOSE_SHARES: Record<PropertyType, [number, number, number]> = {
+  villa: [0.45, 0.4, 0.15],
+  duplex: [0.35, 0.45, 0.2],
+  house: [0.45, 0.55, 0],
+  apartment: [0.12, 0.63, 0.25],
+  studio: [0, 0.65, 0.35],
+  room: [0, 0.85, 0.15],
+  land: [1, 0, 0],
+  office: [0.15, 0.85, 0],
+  shop: [0.15, 0.85, 0],
+  warehouse: [0.3, 0.7, 0],
+};
+
+/** Sale price per m² in a tier-1 Douala district (Bonapriso, Akwa), XAF. */
+const SALE_PER_M2: Record<PropertyType, number> = {
+  villa: 1_100_000, duplex: 900_000, house: 700_000, apartment: 850_000, studio: 800_000, room: 600_000,
+  land: 350_000, office: 900_000, shop: 1_000_000, warehouse: 250_000,
+};
+/** Built property loses less value from prime to popular districts than bare land does. */
+const SALE_TIER: Record<Tier, number> = { 1: 1, 2: 0.5, 3: 0.25 };
+const LAND_TIER: Record<Tier, number> = { 1: 1, 2: 0.3, 3: 0.08 };
+const RENT_TIER: Record<Tier, number> = { 1: 1, 2: 0.6, 3: 0.42 };
+/** Prime districts have larger homes. */
+const ROOMY: Record<Tier, number> = { 1: 1.2, 2: 1, 3: 0.9 };
+
+const TYPES = Object.keys(TYPE_WEIGHTS) as PropertyType[];
+const TYPE_TABLES = ([1, 2, 3] as Tier[]).map((tier) =>
+  weightedTable(TYPES.map((t) => [t, TYPE_WEIGHTS[t] * (TIER_TYPE_BIAS[t]?.[tier - 1] ?? 1)] as const)),
+);
+const PURPOSE_TABLES = Object.fromEntries(
+  TYPES.map((t) => {
+    const [sale, rent, furnished] = PURPOSE_SHARES[t];
+    return [t, weightedTable<Purpose>([['sale', sale], ['rent', rent], ['furnished_rent', furnished]])];
+  }),
+) as Record<PropertyType, ReturnType<typeof weightedTable<Purpose>>>;
+const APARTMENT_BEDROOMS = weightedTable([[1, 20], [2, 40], [3, 30], [4, 10]] as const);
+const LAND_PLOTS = [200, 250, 300, 400, 500, 500, 500, 600, 800, 1000, 1000, 1500, 2000, 5000, 10000];
+
+export interface Property {
+  type: PropertyType;
+  purpose: Purpose;
+  bedrooms: number;
+  bathrooms: number;
+  surface: number;
+  price: number;
+}
+
+function around(rng: Random, base: number, tier: Tier): number {
+  return Math.round(base * ROOMY[tier] * rng.between(0.85, 1.2));
+}
+
+/** Fills bedrooms, bathrooms and surface of `p` for its type. */
+function fillRooms(rng: Random, p: Property, tier: Tier): void {
+  switch (p.type) {
+    case 'studio':
+      p.bedrooms = rng.chance(0.4) ? 0 : 1;
+      p.bathrooms = 1;
+      p.surface = rng.int(18, 40);
+      return;
+    case 'room':
+      p.bedrooms = 1;
+      p.bathrooms = rng.chance(0.5) ? 1 : 0;
+      p.surface = rng.int(9, 20);
+      return;
+    case 'apartment':
+      p.bedrooms = rng.draw(APARTMENT_BEDROOMS);
+      p.bathrooms = rng.int(1, p.bedrooms);
+      p.surface = around(rng, 30 + p.bedrooms * 25, tier);
+      return;
+    case 'house':
+      p.bedrooms = rng.int(2, 5);
+      p.bathrooms = rng.int(1, p.bedrooms);
+      p.surface = around(rng, 70 + p.bedrooms * 30, tier);
+      return;
+    case 'duplex':
+      p.bedrooms = rng.int(3, 6);
+      p.bathrooms = rng.int(2, p.bedrooms + 1);
+      p.surface = around(rng, 150 + p.bedrooms * 35, tier);
+      return;
+    case 'villa':
+      p.bedrooms = rng.int(3, 7);
+      p.bathrooms = rng.int(2, p.bedrooms + 1);
+      p.surface = around(rng, 200 + p.bedrooms * 60, tier);
+      return;
+    case 'land':
+      p.bedrooms = 0;
+      p.bathrooms = 0;
+      p.surface = rng.pick(LAND_PLOTS);
+      return;
+    case 'office':
+      p.bedrooms = 0;
+      p.bathrooms = rng.int(1, 3);
+      p.surface = rng.int(25, 400);
+      return;
+    case 'shop':
+      p.bedrooms = 0;
+      p.bathrooms = rng.int(0, 1);
+      p.surface = rng.int(12, 150);
+      return;
+    case 'warehouse':
+      p.bedrooms = 0;
+      p.bathrooms = rng.int(0, 2);
+      p.surface = rng.int(20, 300) * 10;
+      return;
+  }
+}
+
+/** Monthly rent in a tier-1 Douala district, XAF. */
+function baseRent(type: PropertyType, bedrooms: number, surface: number): number {
+  switch (type) {
+    case 'villa': return 1_200_000 + 250_000 * (bedrooms - 3);
+    case 'duplex': return 800_000 + 150_000 * (bedrooms - 3);
+    case 'house': return 250_000 + 100_000 * (bedrooms - 2);
+    case 'apartment': return 100_000 + 150_000 * bedrooms;
+    case 'studio': return 130_000;
+    case 'room': return 50_000;
+    case 'office': return 9_000 * surface;
+    case 'shop': return 12_000 * surface;
+    case 'warehouse': return 2_500 * surface;
+    case 'land': return 100 * surface;
+  }
+}
+
+/** Prices as sellers write them: 185 000 000, 27 500, never 185 234 117. */
+export function roundPrice(price: number): number {
+  const step = price >= 100_000_000 ? 5_000_000
+    : price >= 10_000_000 ? 500_000
+    : price >= 1_000_000 ? 100_000
+    : price >= 100_000 ? 5_000
+    : price >= 20_000 ? 2_500
+    : 500;
+  return Math.max(step, Math.round(price / step) * step);
+}
+
+function priceOf(rng: Random, city: City, tier: Tier, p: Property): number {
+  if (p.purpose === 'sale') {
+    const tierFactor = p.type === 'land' ? LAND_TIER[tier] : SALE_TIER[tier];
+    return roundPrice(SALE_PER_M2[p.type] * city.saleLevel * tierFactor * rng.between(0.75, 1.3) * p.surface);
+  }
+  const furnished = p.purpose === 'furnished_rent' ? rng.between(1.6, 2.2) : 1;
+  return roundPrice(baseRent(p.type, p.bedrooms, p.surface) * city.rentLevel * RENT_TIER[tier] * rng.between(0.9, 1.15) * furnished);
+}
+
+export function drawProperty(rng: Random, city: City, tier: Tier): Property {
+  const type = rng.draw(TYPE_TABLES[tier - 1]);
+  const p: Property = { type, purpose: rng.draw(PURPOSE_TABLES[type]), bedrooms: 0, bathrooms: 0, surface: 0, price: 0 };
+  fillRooms(rng, p, tier);
+  p.price = priceOf(rng, city, tier, p);
+  return p;
+}

@@ -1,0 +1,104 @@
+/**
+ * One row of a listings feed, as `admin import` reads it and `admin generate` writes it:
+ * the contract's public Listing fields minus the ones Mboa computes (`id`,
+ * `price_per_m2`, `days_on_market`), plus the feed's own reference and the private
+ * fields the API never exposes. Field names are snake_case, as in the API.
+ */
+import { z } from 'zod';
+import { LISTING_STATUSES, PROPERTY_TYPES, PURPOSES } from '../../contract/schemas.js';
+
+const isoTimestamp = z.string({ required_error: 'is required', invalid_type_error: 'must be an ISO 8601 timestamp string' })
+  .datetime({ offset: true, message: 'must be an ISO 8601 timestamp with a time zone (2026-11-02T17:05:00Z)' });
+
+const text = (max: number) =>
+  z.string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`);
+
+const count = z.number({ required_error: 'is required', invalid_type_error: 'must be a number' })
+  .int('must be an integer')
+  .min(0, 'must be 0 or more')
+  // Far above any real property: a larger value is a shifted column, not a mansion.
+  .max(500, 'must be at most 500');
+
+const xaf = z.number({ required_error: 'is required', invalid_type_error: 'must be a number' })
+  .int('must be an integer number of XAF (no minor unit)')
+  .positive('must be greater than 0')
+  .max(Number.MAX_SAFE_INTEGER, 'is too large');
+
+const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
+
+export const ZPriceHistoryEntry = z.object({ date: isoTimestamp, price: xaf }).strict();
+
+export const ZListingRecord = z
+  .object({
+    source_ref: text(200),
+    title: text(300),
+    price: xaf,
+    currency: z.literal('XAF', { errorMap: () => ({ message: 'must be XAF' }) }).default('XAF'),
+    city: text(100),
+    neighborhood: text(100),
+    surface: z.number({ required_error: 'is required', invalid_type_error: 'must be a number' })
+      .positive('must be greater than 0')
+      .max(100_000_000, 'is too large (square metres)'),
+    bedrooms: count,
+    bathrooms: count,
+    type: enumOf(PROPERTY_TYPES),
+    purpose: enumOf(PURPOSES),
+    status: enumOf(LISTING_STATUSES).default('active'),
+    listed_at: isoTimestamp,
+    // Accepted for completeness of the feed; Mboa stamps its own change time on import.
+    updated_at: isoTimestamp.optional(),
+    removed_at: isoTimestamp.nullable().optional(),
+    contact_name: text(200),
+    contact_phone: z.string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+      .trim()
+      .regex(/^\+?[0-9][0-9 ().-]{5,24}$/, 'must be a phone number (+237 6xx xx xx xx)'),
+    contact_email: z.string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+      .trim()
+      .email('must be an e-mail address'),
+    street_address: text(300),
+    price_history: z.array(ZPriceHistoryEntry).max(100, 'must have at most 100 entries').optional(),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    const listed = Date.parse(r.listed_at);
+    if (r.status === 'active' && r.removed_at) {
+      ctx.addIssue({ code: 'custom', path: ['removed_at'], message: 'must be empty while status is active' });
+    }
+    if (r.status !== 'active' && !r.removed_at) {
+      ctx.addIssue({ code: 'custom', path: ['removed_at'], message: `is required when status is ${r.status}` });
+    }
+    if (r.removed_at && Date.parse(r.removed_at) < listed) {
+      ctx.addIssue({ code: 'custom', path: ['removed_at'], message: 'must not be before listed_at' });
+    }
+    if (r.updated_at && Date.parse(r.updated_at) < listed) {
+      ctx.addIssue({ code: 'custom', path: ['updated_at'], message: 'must not be before listed_at' });
+    }
+    const history = r.price_history;
+    if (history && history.length > 0) {
+      for (let i = 1; i < history.length; i++) {
+        if (Date.parse(history[i].date) < Date.parse(history[i - 1].date)) {
+          ctx.addIssue({ code: 'custom', path: ['price_history', i, 'date'], message: 'entries must be oldest first' });
+          break;
+        }
+      }
+      if (history[history.length - 1].price !== r.price) {
+        ctx.addIssue({ code: 'custom', path: ['price_history'], message: 'must end with the current price' });
+      }
+    }
+  });
+
+/** A validated feed row. */
+export type ListingRecord = z.output<typeof ZListingRecord>;
+/** A feed row as written (defaults not yet applied). */
+export type ListingRecordInput = z.input<typeof ZListingRecord>;
+
+/** Feed columns in the order `admin generate` writes them (CSV header order). */
+export const RECORD_FIELDS = [
+  'source_ref', 'title', 'price', 'currency', 'city', 'neighborhood', 'surface', 'bedrooms', 'bathrooms',
+  'type', 'purpose', 'status', 'listed_at', 'updated_at', 'removed_at',
+  'contact_name', 'contact_phone', 'contact_email', 'street_address',
+] as const;
