@@ -1,0 +1,143 @@
+/** The `Mboa` client: options, resources, quota. */
+import { readEnv } from './core/env.js';
+import { MboaError } from './core/errors.js';
+import { type Fetch, HttpCore, type RequestOptions } from './core/http.js';
+import { type QuotaListener, QuotaTracker, type QuotaWarningListener, warnOnConsole } from './core/quota.js';
+import { Listings } from './resources/listings.js';
+import { Market } from './resources/market.js';
+import type { PingResponse, Quota } from './types.js';
+
+/** Where the client sends requests when neither `baseUrl` nor `MBOA_BASE_URL` says otherwise: a local server. */
+export const DEFAULT_BASE_URL = 'http://localhost:3000';
+/** Milliseconds each attempt may take by default. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Retries of a failed call by default (so up to 3 attempts). */
+export const DEFAULT_MAX_RETRIES = 2;
+
+/** Options of `new Mboa(options)`. Every one is optional. */
+export interface ClientOptions {
+  /**
+   * Your API key (`mboa_live_...`), from the dashboard. Defaults to the `MBOA_API_KEY`
+   * environment variable. Keep it on your servers: it bills your account.
+   */
+  apiKey?: string;
+  /**
+   * Origin of the API, without `/api/v1`. Defaults to the `MBOA_BASE_URL` environment
+   * variable, else `http://localhost:3000` (a local server).
+   */
+  baseUrl?: string;
+  /** Milliseconds to wait for each attempt's answer (default 60 000). A timed-out attempt is retried. */
+  timeout?: number;
+  /**
+   * Retries after a connection error, a timeout, a 429 `rate_limited` or a 5xx (default 2).
+   * `quota_exceeded` and other 4xx answers are never retried. 0 disables retries.
+   */
+  maxRetries?: number;
+  /**
+   * A `fetch` to use instead of the global one (for a proxy agent, logging, tests).
+   * Without it the global `fetch` is looked up at each call, never captured early.
+   */
+  fetch?: Fetch;
+  /** Called with the quota after each answer that reports it, errors included. */
+  onQuota?: QuotaListener;
+  /**
+   * Warn once per quota month when `used / limit` reaches this fraction, e.g. `0.9`.
+   * Unlimited plans (Enterprise) never warn. Off by default.
+   */
+  quotaWarningAt?: number;
+  /** How to warn when `quotaWarningAt` is reached (default: one `console.warn` line). */
+  onQuotaWarning?: QuotaWarningListener;
+}
+
+/**
+ * Client of the Mboa real estate data API.
+ *
+ * ```ts
+ * import { Mboa } from '@mboa/sdk';
+ * const mboa = new Mboa({ apiKey: process.env.MBOA_API_KEY, baseUrl: 'https://api.example.cm' });
+ * for await (const listing of mboa.listings.search({ city: 'Douala' })) console.log(listing.title);
+ * console.log(mboa.quota?.remaining);
+ * ```
+ */
+export class Mboa {
+  /** Listing search (auto-paginating) and detail. */
+  readonly listings: Listings;
+  /** Market statistics and trends. */
+  readonly market: Market;
+  /** Origin the client calls, without `/api/v1`. */
+  readonly baseUrl: string;
+  /** Milliseconds each attempt may take, unless a call says otherwise. */
+  readonly timeout: number;
+  /** Retries of a failed call, unless a call says otherwise. */
+  readonly maxRetries: number;
+
+  readonly #http: HttpCore;
+  readonly #quota: QuotaTracker;
+
+  /**
+   * @throws {MboaError} `configuration_error` when no API key is given nor in `MBOA_API_KEY`,
+   * or when an option is out of range.
+   */
+  constructor(options: ClientOptions = {}) {
+    const apiKey = options.apiKey ?? readEnv('MBOA_API_KEY');
+    if (typeof apiKey !== 'string' || apiKey.trim() === '') {
+      throw new MboaError(
+        'No API key: pass `new Mboa({ apiKey })` or set the MBOA_API_KEY environment variable. Keys are created in the Mboa dashboard.',
+        { code: 'configuration_error' },
+      );
+    }
+    this.baseUrl = normalizeBaseUrl(options.baseUrl ?? readEnv('MBOA_BASE_URL') ?? DEFAULT_BASE_URL);
+    this.timeout = checkNumber('timeout', options.timeout ?? DEFAULT_TIMEOUT_MS, 1);
+    this.maxRetries = checkNumber('maxRetries', options.maxRetries ?? DEFAULT_MAX_RETRIES, 0, true);
+    this.#quota = new QuotaTracker(options.onQuota, options.quotaWarningAt, options.onQuotaWarning ?? warnOnConsole);
+    this.#http = new HttpCore({
+      apiKey: apiKey.trim(),
+      baseUrl: this.baseUrl,
+      timeout: this.timeout,
+      maxRetries: this.maxRetries,
+      fetch: options.fetch,
+      quota: this.#quota,
+    });
+    this.listings = new Listings(this.#http);
+    this.market = new Market(this.#http);
+  }
+
+  /**
+   * The quota reported by the latest answer (plan, limit, used, remaining, resets_at),
+   * or undefined before the first call. `ping()` reads it without spending a call.
+   */
+  get quota(): Quota | undefined {
+    return this.#quota.current;
+  }
+
+  /**
+   * Health of the API and your quota (`GET /api/v1/ping`). Never counted in the quota,
+   * so it is the free way to read how many calls are left this month.
+   */
+  ping(options?: RequestOptions): Promise<PingResponse> {
+    return this.#http.get<PingResponse>('/ping', undefined, options);
+  }
+}
+
+/** Accepts `https://host`, `https://host/` and `https://host/api/v1`: the client adds `/api/v1` itself. */
+function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new MboaError(`baseUrl must be an absolute http(s) URL such as ${DEFAULT_BASE_URL}; got "${raw}".`, { code: 'configuration_error' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new MboaError(`baseUrl must use http or https; got "${raw}".`, { code: 'configuration_error' });
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+}
+
+function checkNumber(name: string, value: unknown, min: number, integer = false): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new MboaError(`${name} must be ${integer ? 'a whole number' : 'a number'} of at least ${min}; got ${String(value)}.`, {
+      code: 'configuration_error',
+    });
+  }
+  return value;
+}

@@ -1,0 +1,60 @@
+/**
+ * The SDK's hand-written types must equal the contract's inferred ones. The assertions
+ * are checked by the compiler (`tsc -p sdk/tsconfig.json`); the test below runs that
+ * compiler, so `vitest` fails too when a schema changes and the SDK does not follow.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type * as C from '../../contract/index.js';
+import type * as S from '../src/types.js';
+
+/** Exact type equality (not mere assignability): optional vs required, extra keys, `null`s all count. */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+/** Compiles only when `T` is `true`. */
+type Assert<T extends true> = T;
+
+export type Checks = [
+  Assert<Equal<S.PropertyType, C.TListing['type']>>,
+  Assert<Equal<S.Purpose, C.TListing['purpose']>>,
+  Assert<Equal<S.ListingStatus, C.TListing['status']>>,
+  Assert<Equal<S.ListingSort, (typeof C.LISTING_SORTS)[number]>>,
+  Assert<Equal<S.PlanName, C.PlanName>>,
+  Assert<Equal<S.ErrorCode, C.ErrorCode>>,
+  Assert<Equal<S.Listing, C.TListing>>,
+  Assert<Equal<S.PriceChange, C.TPriceChange>>,
+  Assert<Equal<S.ListingDetail, C.TListingDetail>>,
+  Assert<Equal<S.Quota, C.TQuota>>,
+  Assert<Equal<S.SingleMeta, C.TSingleMeta>>,
+  Assert<Equal<S.PageMeta, C.TPageMeta>>,
+  Assert<Equal<S.CollectionMeta, C.TCollectionMeta>>,
+  Assert<Equal<S.ListingSearchResponse, C.TListingsPage>>,
+  Assert<Equal<S.ListingResponse, C.TListingResponse>>,
+  Assert<Equal<S.MarketStat, C.TMarketStat>>,
+  Assert<Equal<S.MarketTrend, C.TMarketTrend>>,
+  Assert<Equal<S.MarketStatsResponse, C.TStatsResponse>>,
+  Assert<Equal<S.MarketTrendsResponse, C.TTrendsResponse>>,
+  Assert<Equal<S.Ping, C.TPing>>,
+  Assert<Equal<S.PingResponse, C.TPingResponse>>,
+  Assert<Equal<S.ListingSearchParams, C.TListingsQuery>>,
+  Assert<Equal<S.MarketStatsParams, C.TStatsQuery>>,
+  Assert<Equal<S.MarketTrendsParams, C.TTrendsQuery>>,
+  Assert<Equal<S.FieldError, C.TFieldError>>,
+  Assert<Equal<S.Problem, C.TProblem>>,
+];
+
+describe('SDK types', () => {
+  // tsconfig.build.json: the published sources without Node types; tsconfig.json: with
+  // the tests, hence the assertions above.
+  it.each(['tsconfig.build.json', 'tsconfig.json'])('type-check under %s (types equal the contract)', (config) => {
+    const tsc = fileURLToPath(new URL('../../node_modules/.bin/tsc', import.meta.url));
+    const project = fileURLToPath(new URL(`../${config}`, import.meta.url));
+    let output = '';
+    try {
+      execFileSync(tsc, ['-p', project, '--noEmit', '--pretty', 'false'], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (err) {
+      output = String((err as { stdout?: string }).stdout ?? err);
+    }
+    expect(output).toBe('');
+  }, 60_000);
+});
