@@ -81,7 +81,7 @@ describe('bad arguments: a clear message and a non-zero exit', () => {
   it.each([
     [['accounts', 'create', '--plan', 'pro'], /--email is required/, 2],
     [['accounts', 'create', '--email', 'x@y.cm', '--plan', 'gold'], /--plan must be one of starter, pro, enterprise/, 2],
-    [['accounts', 'create', '--email', 'x@y.cm', '--plan', 'pro', '--rate-limit', '-3'], /--rate-limit must be a positive integer/, 2],
+    [['accounts', 'create', '--email', 'x@y.cm', '--plan', 'pro', '--rate-limit', '0'], /--rate-limit must be a positive integer/, 2],
     [['accounts', 'create', '--email', 'not-an-email', '--plan', 'pro'], /not an e-mail address/, 1],
     [['keys', 'list', '--email', 'nobody@nowhere.cm'], /no account with e-mail/, 1],
     [['keys', 'create', '--emial', 'x@y.cm'], /Unknown option '--emial'/, 2],
