@@ -20,33 +20,33 @@ export interface ClientOptions {
    * Your API key (`mboa_live_...`), from the dashboard. Defaults to the `MBOA_API_KEY`
    * environment variable. Keep it on your servers: it bills your account.
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * Origin of the API, without `/api/v1`. Defaults to the `MBOA_BASE_URL` environment
    * variable, else `http://localhost:3000` (a local server).
    */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Milliseconds to wait for each attempt's answer (default 60 000). A timed-out attempt is retried. */
-  timeout?: number;
+  timeout?: number | undefined;
   /**
    * Retries after a connection error, a timeout, a 429 `rate_limited` or a 5xx (default 2).
    * `quota_exceeded` and other 4xx answers are never retried. 0 disables retries.
    */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * A `fetch` to use instead of the global one (for a proxy agent, logging, tests).
    * Without it the global `fetch` is looked up at each call, never captured early.
    */
-  fetch?: Fetch;
+  fetch?: Fetch | undefined;
   /** Called with the quota after each answer that reports it, errors included. */
-  onQuota?: QuotaListener;
+  onQuota?: QuotaListener | undefined;
   /**
    * Warn once per quota month when `used / limit` reaches this fraction, e.g. `0.9`.
    * Unlimited plans (Enterprise) never warn. Off by default.
    */
-  quotaWarningAt?: number;
+  quotaWarningAt?: number | undefined;
   /** How to warn when `quotaWarningAt` is reached (default: one `console.warn` line). */
-  onQuotaWarning?: QuotaWarningListener;
+  onQuotaWarning?: QuotaWarningListener | undefined;
 }
 
 /**

@@ -273,65 +273,65 @@ export interface PingResponse {
  */
 export interface ListingSearchParams {
   /** City, matched without regard to case or accents. */
-  city?: string;
+  city?: string | undefined;
   /** Neighbourhood, matched without regard to case or accents. */
-  neighborhood?: string;
+  neighborhood?: string | undefined;
   /** Kind of property. */
-  type?: PropertyType;
+  type?: PropertyType | undefined;
   /** Purpose of the listing. */
-  purpose?: Purpose;
+  purpose?: Purpose | undefined;
   /** Minimum price, XAF, inclusive. */
-  min_price?: number;
+  min_price?: number | undefined;
   /** Maximum price, XAF, inclusive. */
-  max_price?: number;
+  max_price?: number | undefined;
   /** Minimum surface, m², inclusive. */
-  min_surface?: number;
+  min_surface?: number | undefined;
   /** Maximum surface, m², inclusive. */
-  max_surface?: number;
+  max_surface?: number | undefined;
   /** Minimum number of bedrooms. */
-  min_bedrooms?: number;
+  min_bedrooms?: number | undefined;
   /** Minimum number of bathrooms. */
-  min_bathrooms?: number;
+  min_bathrooms?: number | undefined;
   /** Only listings published at or after this ISO 8601 date (`2026-10-01`) or instant. */
-  listed_after?: string;
+  listed_after?: string | undefined;
   /**
    * Only listings changed strictly after this ISO 8601 instant. With `sort: 'updated_at'`
    * and `status: 'any'` this is the incremental-sync feed, removals included.
    */
-  updated_after?: string;
+  updated_after?: string | undefined;
   /** `active` (default), one removed status, or `any` for every listing, removed ones included. */
-  status?: ListingStatus | 'any';
+  status?: ListingStatus | 'any' | undefined;
   /** Order of results (default `-listed_at`, newest first). */
-  sort?: ListingSort;
+  sort?: ListingSort | undefined;
   /** Page size, 1 to 200 (default 20). Iteration fetches pages of this size. */
-  limit?: number;
+  limit?: number | undefined;
   /**
    * `meta.next_cursor` of a previous page, to resume from there. Valid only with the
    * filters and sort it was issued for (otherwise `InvalidCursorError`).
    */
-  cursor?: string;
+  cursor?: string | undefined;
 }
 
 /** Filters of `market.stats`. */
 export interface MarketStatsParams {
   /** Only this city (accent- and case-insensitive). All cities when absent. */
-  city?: string;
+  city?: string | undefined;
   /** Only this purpose. One row per purpose when absent. */
-  purpose?: Purpose;
+  purpose?: Purpose | undefined;
   /** Only this property type. Every type together when absent (`type` null). */
-  type?: PropertyType;
+  type?: PropertyType | undefined;
 }
 
 /** Filters of `market.trends`. */
 export interface MarketTrendsParams {
   /** Only this city (accent- and case-insensitive). */
-  city?: string;
+  city?: string | undefined;
   /** Only this neighbourhood (accent- and case-insensitive). */
-  neighborhood?: string;
+  neighborhood?: string | undefined;
   /** Only this property type. */
-  type?: PropertyType;
+  type?: PropertyType | undefined;
   /** Only this purpose. */
-  purpose?: Purpose;
+  purpose?: Purpose | undefined;
 }
 
 /* ------------------------------------------------------------------ errors */

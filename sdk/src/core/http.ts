@@ -25,11 +25,11 @@ export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 /** Options of a single call, given as the last argument of any method. They override the client's. */
 export interface RequestOptions {
   /** Milliseconds to wait for each attempt's answer before giving up on it (client default: 60 000). */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after a connection error, timeout, 429 `rate_limited` or 5xx (client default: 2). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Cancels the call, retries and backoff included; the call then throws `RequestAbortedError`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** @internal What the transport needs from the client. */
