@@ -152,6 +152,11 @@ describe('client configuration', () => {
     expect(() => client({ quotaWarningAt: 90 })).toThrow(/quotaWarningAt/);
   });
 
+  it('refuses nonsense per-call options before sending anything', async () => {
+    await expect(client().ping({ maxRetries: Infinity })).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(client().ping({ timeout: -5 })).rejects.toMatchObject({ code: 'invalid_argument' });
+  });
+
   it('does not show the key when the client is logged', async () => {
     const { inspect } = await import('node:util');
     expect(inspect(client(), { depth: 5 })).not.toContain(KEY);

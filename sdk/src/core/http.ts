@@ -60,6 +60,12 @@ export class HttpCore {
     const timeout = options.timeout ?? this.#config.timeout;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     const { signal } = options;
+    if (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout)) {
+      throw new MboaError(`timeout must be a positive number of milliseconds; got ${String(timeout)}.`, { code: 'invalid_argument' });
+    }
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new MboaError(`maxRetries must be a whole number, 0 or more; got ${String(maxRetries)}.`, { code: 'invalid_argument' });
+    }
 
     for (let retriesDone = 0; ; retriesDone++) {
       if (signal?.aborted) throw new RequestAbortedError(signal.reason);

@@ -4,6 +4,7 @@ import type { HttpCore, RequestOptions } from '../core/http.js';
 import { CursorPage, PagePromise } from '../core/pagination.js';
 import type { Listing, ListingResponse, ListingSearchParams, ListingSearchResponse } from '../types.js';
 
+/** Listing search and detail: `mboa.listings`. */
 export class Listings {
   readonly #http: HttpCore;
 

@@ -2,6 +2,7 @@
 import type { HttpCore, RequestOptions } from '../core/http.js';
 import type { MarketStatsParams, MarketStatsResponse, MarketTrendsParams, MarketTrendsResponse } from '../types.js';
 
+/** Market figures over active listings: `mboa.market`. */
 export class Market {
   readonly #http: HttpCore;
 
