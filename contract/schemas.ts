@@ -10,8 +10,8 @@ import { PLAN_NAMES } from './plans.js';
 // annotated where they are defined, and a different description needs a new schema.
 
 /** An enum whose error lists the allowed values: `must be one of: sale, rent, furnished_rent`. */
-function oneOf<T extends string, U extends readonly [T, ...T[]]>(values: U) {
-  return z.enum(values as unknown as [T, ...T[]], {
+function oneOf<const T extends string>(values: readonly [T, ...T[]]) {
+  return z.enum(values as [T, ...T[]], {
     errorMap: (issue, ctx) =>
       issue.code === 'invalid_enum_value' ? { message: `must be one of: ${values.join(', ')}` } : { message: ctx.defaultError },
   });
