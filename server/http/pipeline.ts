@@ -84,17 +84,16 @@ export function apiPipeline(deps: PipelineDeps): RequestHandler[] {
     }
   });
 
-  const authorizePlan: RequestHandler = (req, res, next) => {
+  const authorizePlan = wrap(async (req, res) => {
     const caller = context(res).caller!;
     const metadata = routeMetadata(req);
     if (!metadata.plans.includes(caller.plan)) {
+      const at = now();
+      context(res).quota = quotaView(caller, await deps.meter.used(caller.accountId, at), at);
       const names = metadata.plans.map((p) => PLANS[p].label).join(', ');
-      return next(
-        new ApiError('plan_forbidden', `${req.path} is not included in the ${PLANS[caller.plan].label} plan. Plans that include it: ${names}.`),
-      );
+      throw new ApiError('plan_forbidden', `${req.path} is not included in the ${PLANS[caller.plan].label} plan. Plans that include it: ${names}.`);
     }
-    next();
-  };
+  });
 
   const rateLimit = wrap(async (_req, res) => {
     const caller = context(res).caller!;

@@ -75,6 +75,7 @@ describe.each(ROUTE_CASES)('$name', (route) => {
       } else {
         expectProblem(res, 403, 'plan_forbidden');
         expect(res.body.detail).toMatch(/Pro, Enterprise/);
+        expect(res.body.meta.quota.plan).toBe(plan);
       }
     });
   }
