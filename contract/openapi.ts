@@ -8,7 +8,7 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
   const plansTable = PLAN_NAMES.map((name) => {
     const p = PLANS[name];
     const n = (v: number | null) => (v === null ? 'unlimited' : v.toLocaleString('en-US'));
-    return `| ${p.label} | ${p.priceXafPerMonth.toLocaleString('en-US')} | ${n(p.monthlyQuota)} | ${n(p.ratePerMinute)}/min | ${n(p.maxKeys)} |`;
+    return `| ${p.label} | ${p.priceXafPerMonth.toLocaleString('en-US')} | ${n(p.monthlyQuota)} | ${p.ratePerMinute === null ? 'unlimited' : `${n(p.ratePerMinute)}/min`} | ${n(p.maxKeys)} |`;
   }).join('\n');
   const codes = Object.entries(ERROR_CODES)
     .map(([code, { status, title }]) => `| \`${code}\` | ${status} | ${title} |`)
