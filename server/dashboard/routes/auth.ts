@@ -1,0 +1,174 @@
+/** Sign-up, log-in, log-out. */
+import type { Router } from 'express';
+import { PLAN_NAMES, type PlanName } from '../../../contract/plans.js';
+import { hashPassword, needsRehash, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, verifyPassword } from '../../accounts/passwords.js';
+import { AccountRuleError, createAccount, normalizeEmail } from '../../accounts/service.js';
+import { clearCookie, setCookie } from '../cookies.js';
+import {
+  cookiePath,
+  type Dashboard,
+  fieldOf,
+  flash,
+  formToken,
+  formTokenValid,
+  handler,
+  redirect,
+  requireCsrf,
+  requireSession,
+  safeNext,
+  send,
+  state,
+  view,
+} from '../context.js';
+import { FORM_COOKIE } from '../form-tokens.js';
+import { t } from '../i18n.js';
+import { endSession, SESSION_COOKIE, SESSION_TTL_MS, startSession } from '../session.js';
+import { loginPage, type SignupErrors, type SignupForm, signupPage, welcomePage } from '../views/auth.js';
+
+const isPlan = (v: unknown): v is PlanName => typeof v === 'string' && (PLAN_NAMES as readonly string[]).includes(v);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
+export function authRoutes(router: Router, d: Dashboard): void {
+  const logger = d.deps.logger;
+
+  router.get(
+    '/signup',
+    handler((req, res) => {
+      if (state(res).session) return redirect(req, res, '/');
+      const plan = isPlan(req.query.plan) ? req.query.plan : null;
+      const v = view(d, req, res);
+      send(res, 200, signupPage(v, { form: { company: '', email: '', plan }, errors: {}, formToken: formToken(d, req, res) }));
+    }),
+  );
+
+  router.post(
+    '/signup',
+    handler(async (req, res) => {
+      const s = state(res);
+      // Already signed up and in (e.g. the welcome page reloaded): nothing to create.
+      if (s.session) return redirect(req, res, '/');
+      const lang = s.lang;
+      const form: SignupForm = {
+        company: fieldOf(req, 'company').replace(CONTROL, ' ').trim().slice(0, 200),
+        email: fieldOf(req, 'email').trim().slice(0, 300),
+        plan: isPlan(fieldOf(req, 'plan')) ? (fieldOf(req, 'plan') as PlanName) : null,
+      };
+      const password = fieldOf(req, 'password');
+      const refuse = (status: number, errors: SignupErrors, fresh = false) =>
+        send(res, status, signupPage(view(d, req, res), { form, errors, formToken: formToken(d, req, res, fresh) }));
+
+      if (!formTokenValid(d, req, res)) return refuse(403, { form: t(lang, 'error.csrf.refreshed') }, true);
+
+      const errors: SignupErrors = {};
+      if (!form.company || form.company.length > 120) errors.company = t(lang, 'error.company');
+      let email = '';
+      try {
+        email = normalizeEmail(form.email);
+      } catch {
+        errors.email = t(lang, 'error.email.invalid');
+      }
+      const problem = passwordProblem(password, { email: email || form.email });
+      if (problem) errors.password = t(lang, `error.password.${problem}`, { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH });
+      if (!form.plan) errors.plan = t(lang, 'error.plan');
+      if (Object.keys(errors).length > 0) return refuse(422, errors);
+
+      const plan = form.plan!;
+      let created;
+      try {
+        created = await createAccount(d.prisma, {
+          email,
+          plan,
+          companyName: form.company,
+          passwordHash: await hashPassword(password),
+          keyName: t(lang, 'signup.firstKeyName'),
+        });
+      } catch (err) {
+        if (err instanceof AccountRuleError && err.code === 'email_taken') return refuse(409, { email: t(lang, 'error.email.taken') });
+        throw err;
+      }
+      const { token, ...session } = await startSession(d.prisma, created.account.id, d.now());
+      setCookie(res, SESSION_COOKIE, token, { maxAge: SESSION_TTL_MS / 1000, secure: s.secure, path: cookiePath(req) });
+      clearCookie(res, FORM_COOKIE, s.secure, cookiePath(req));
+      logger.info({ account_id: created.account.id, plan }, 'dashboard: account created');
+      // The page shows the first key once: nothing of it may be cached.
+      res.setHeader('Cache-Control', 'no-store');
+      s.session = session;
+      const v = view(d, req, res);
+      send(res, 201, welcomePage(v, { company: form.company, plan, key: created.key }));
+    }),
+  );
+
+  router.get(
+    '/login',
+    handler((req, res) => {
+      const next = safeNext(req.query.next);
+      if (state(res).session) return redirect(req, res, next);
+      const v = view(d, req, res);
+      if (req.query.next !== undefined && next !== '/') v.notices.push({ kind: 'info', text: t(v.lang, 'login.needed') });
+      send(res, 200, loginPage(v, { email: '', next, formToken: formToken(d, req, res) }));
+    }),
+  );
+
+  router.post(
+    '/login',
+    handler(async (req, res) => {
+      const s = state(res);
+      const lang = s.lang;
+      const given = fieldOf(req, 'email').trim().slice(0, 300);
+      const password = fieldOf(req, 'password');
+      const next = safeNext(fieldOf(req, 'next'));
+      const refuse = (status: number, error: string, fresh = false) =>
+        send(res, status, loginPage(view(d, req, res), { email: given, next, error, formToken: formToken(d, req, res, fresh) }));
+
+      if (!formTokenValid(d, req, res)) return refuse(403, t(lang, 'error.csrf.refreshed'), true);
+      let email: string;
+      try {
+        email = normalizeEmail(given);
+      } catch {
+        return refuse(422, t(lang, 'error.email.invalid'));
+      }
+      if (!password) return refuse(422, t(lang, 'error.password.missing'));
+      if (password.length > PASSWORD_MAX_LENGTH * 4) return refuse(422, t(lang, 'error.login.wrong'));
+
+      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const wait = await d.loginLimiter.retryAfter(email, ip);
+      if (wait !== null) {
+        logger.warn({ ip }, 'dashboard: log-in attempts limited');
+        res.setHeader('Retry-After', String(wait));
+        return refuse(429, t(lang, 'error.login.limited', { minutes: Math.ceil(wait / 60) }));
+      }
+
+      const account = await d.prisma.account.findUnique({ where: { email } });
+      // Always hash, so an unknown address takes as long as a wrong password.
+      const ok = await verifyPassword(password, account?.passwordHash);
+      if (!account || !ok) {
+        await d.loginLimiter.failed(email, ip);
+        logger.info({ account_id: account?.id ?? null }, 'dashboard: log-in refused');
+        return refuse(422, t(lang, 'error.login.wrong'));
+      }
+      await d.loginLimiter.succeeded(email);
+      if (needsRehash(account.passwordHash!)) {
+        await d.prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword(password) } });
+      }
+      const session = await startSession(d.prisma, account.id, d.now());
+      setCookie(res, SESSION_COOKIE, session.token, { maxAge: SESSION_TTL_MS / 1000, secure: s.secure, path: cookiePath(req) });
+      clearCookie(res, FORM_COOKIE, s.secure, cookiePath(req));
+      logger.info({ account_id: account.id }, 'dashboard: logged in');
+      redirect(req, res, next);
+    }),
+  );
+
+  router.post(
+    '/logout',
+    requireSession(),
+    requireCsrf(d),
+    handler(async (req, res) => {
+      const s = state(res);
+      await endSession(d.prisma, s.cookies[SESSION_COOKIE]);
+      clearCookie(res, SESSION_COOKIE, s.secure, cookiePath(req));
+      flash(req, res, 'notice.loggedOut');
+      redirect(req, res, '/login');
+    }),
+  );
+}
