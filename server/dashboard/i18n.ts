@@ -146,7 +146,7 @@ const MESSAGES = {
   'home.usage.resets': { en: 'Resets', fr: 'Remise à zéro' },
   'home.usage.resetsAt': {
     en: '{date}, 00:00 UTC (01:00 in Douala)',
-    fr: '{date}, 00 h 00 UTC (01 h 00 à Douala)',
+    fr: '{date}, 00\u00a0h\u00a000 UTC (01\u00a0h\u00a000 à Douala)',
   },
   'home.usage.counted': {
     en: 'Only successful calls (2xx) are counted; ping is free.',
