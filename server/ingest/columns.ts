@@ -7,6 +7,7 @@
  */
 import { listingId } from '../ids.js';
 import { matchKey } from '../text.js';
+import { numberArray, textArray } from './pg-array.js';
 import type { ListingRecord } from './record.js';
 
 export interface ListingColumns {
@@ -127,11 +128,23 @@ export function pushRow(c: ListingColumns, h: HistoryColumns | null, source: str
   }
 }
 
-/** The query parameters $1..$22, in the order of UNNEST_LISTINGS. */
-export function listingColumnArrays(c: ListingColumns): unknown[] {
+/** The query parameters $1..$22, in the order of UNNEST_LISTINGS, as array literals. */
+export function listingColumnArrays(c: ListingColumns): string[] {
   return [
-    c.id, c.title, c.price, c.city, c.city_key, c.neighborhood, c.neighborhood_key, c.surface, c.bedrooms,
-    c.bathrooms, c.type, c.purpose, c.price_per_m2, c.status, c.listed_at, c.updated_at, c.removed_at,
-    c.contact_name, c.contact_phone, c.contact_email, c.street_address, c.source_ref,
+    textArray(c.id), textArray(c.title), numberArray(c.price), textArray(c.city), textArray(c.city_key),
+    textArray(c.neighborhood), textArray(c.neighborhood_key), numberArray(c.surface), numberArray(c.bedrooms),
+    numberArray(c.bathrooms), textArray(c.type), textArray(c.purpose), numberArray(c.price_per_m2),
+    textArray(c.status), textArray(c.listed_at), textArray(c.updated_at), textArray(c.removed_at),
+    textArray(c.contact_name), textArray(c.contact_phone), textArray(c.contact_email),
+    textArray(c.street_address), textArray(c.source_ref),
   ];
+}
+
+export function emptyHistory(): HistoryColumns {
+  return { listing_id: [], price: [], changed_at: [] };
+}
+
+/** Price history parameters, as array literals. */
+export function historyColumnArrays(h: HistoryColumns): string[] {
+  return [textArray(h.listing_id), numberArray(h.price), textArray(h.changed_at)];
 }

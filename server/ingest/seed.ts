@@ -1,17 +1,21 @@
 /**
  * Loads generated listings straight into the database, the fast path for demos, tests
  * and benchmarks: batches of a few thousand rows, each one `INSERT ... SELECT FROM
- * unnest(...)`, several batches in flight on the pool's connections. Seeding is
- * idempotent: a listing already there (same source and reference) is skipped, so the
- * same seed run twice, or a larger count after a smaller one, only adds what is missing.
+ * unnest(...)`, with the next batch generated while the database writes the last one.
+ * A large seed into a small table is a bulk load (secondary indexes rebuilt after, see
+ * bulk-load.ts). Seeding is idempotent: a listing already there (same source and
+ * reference) is skipped, so the same seed run twice, or a larger count after a smaller
+ * one, only adds what is missing.
  */
 import type pg from 'pg';
 import { refreshMarketFigures } from '../market/refresh.js';
+import { estimatedListings, shouldBulkLoad, withSecondaryIndexesRebuilt } from './bulk-load.js';
 import {
-  emptyColumns, type HistoryColumns, insertListingsFrom, listingColumnArrays, pushRow, UNNEST_LISTINGS,
+  emptyColumns, emptyHistory, historyColumnArrays, insertListingsFrom, listingColumnArrays, pushRow, UNNEST_LISTINGS,
 } from './columns.js';
 import { DEFAULT_SOURCE, generateListings } from './generator.js';
 import { InFlight } from './in-flight.js';
+import type { Queryable } from './upsert.js';
 
 export interface SeedOptions {
   listings: number;
@@ -23,6 +27,8 @@ export interface SeedOptions {
 }
 
 const BATCH_ROWS = 5_000;
+/** Batches in flight on the pool; more does not help on a small server, fewer idles it. */
+const CONCURRENCY = 2;
 
 const insert = insertListingsFrom('$23');
 const SEED_SQL = `
@@ -40,9 +46,31 @@ WITH inserted AS (
 )
 SELECT (SELECT count(*) FROM inserted)::int AS inserted`;
 
-/** Concurrent batches: enough to overlap generation with writes, never more than the pool. */
-function concurrencyFor(pool: pg.Pool): number {
-  return Math.max(1, Math.min(4, pool.options.max ?? 4));
+async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOptions & { source: string; now: Date }): Promise<number> {
+  const inFlight = new InFlight(concurrency);
+  let rows = 0;
+  let done = 0;
+  let columns = emptyColumns();
+  let history = emptyHistory();
+  const flush = async () => {
+    const params = [...listingColumnArrays(columns), opts.source, ...historyColumnArrays(history)];
+    const size = columns.id.length;
+    columns = emptyColumns();
+    history = emptyHistory();
+    await inFlight.add(async () => {
+      const { rows: result } = await db.query<{ inserted: number }>(SEED_SQL, params);
+      rows += result[0].inserted;
+      done += size;
+      opts.onProgress?.(done, opts.listings);
+    });
+  };
+  for (const record of generateListings({ count: opts.listings, seed: opts.seed, now: opts.now, source: opts.source })) {
+    pushRow(columns, history, opts.source, record);
+    if (columns.id.length >= BATCH_ROWS) await flush();
+  }
+  if (columns.id.length > 0) await flush();
+  await inFlight.drain();
+  return rows;
 }
 
 export async function seedListings(
@@ -50,35 +78,11 @@ export async function seedListings(
   opts: SeedOptions,
 ): Promise<{ rows: number; seconds: number }> {
   const started = performance.now();
-  const source = opts.source ?? DEFAULT_SOURCE;
-  const now = opts.now ?? new Date();
-  const total = opts.listings;
-  const inFlight = new InFlight(concurrencyFor(pool));
-  let rows = 0;
-  let done = 0;
-
-  let columns = emptyColumns();
-  let history: HistoryColumns = { listing_id: [], price: [], changed_at: [] };
-  const flush = async () => {
-    const params = [...listingColumnArrays(columns), source, history.listing_id, history.price, history.changed_at];
-    const size = columns.id.length;
-    columns = emptyColumns();
-    history = { listing_id: [], price: [], changed_at: [] };
-    await inFlight.add(async () => {
-      const { rows: result } = await pool.query<{ inserted: number }>(SEED_SQL, params);
-      rows += result[0].inserted;
-      done += size;
-      opts.onProgress?.(done, total);
-    });
-  };
-
-  for (const record of generateListings({ count: total, seed: opts.seed, now, source })) {
-    pushRow(columns, history, source, record);
-    if (columns.id.length >= BATCH_ROWS) await flush();
-  }
-  if (columns.id.length > 0) await flush();
-  await inFlight.drain();
-
-  await refreshMarketFigures(pool, now);
+  const run = { ...opts, source: opts.source ?? DEFAULT_SOURCE, now: opts.now ?? new Date() };
+  const rows = shouldBulkLoad(opts.listings, await estimatedListings(pool))
+    // One transaction, one connection: a single batch in flight while the next is generated.
+    ? await withSecondaryIndexesRebuilt(pool, (client) => insertGenerated(client, 1, run))
+    : await insertGenerated(pool, Math.min(CONCURRENCY, pool.options.max ?? CONCURRENCY), run);
+  await refreshMarketFigures(pool, run.now);
   return { rows, seconds: (performance.now() - started) / 1000 };
 }

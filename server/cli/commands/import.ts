@@ -1,0 +1,69 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { feedFormat, sourceName, thousands } from '../../ingest/cli-options.js';
+import { formatFromPath } from '../../ingest/feed-reader.js';
+import { type ImportResult, importFile } from '../../ingest/import.js';
+import { parseOptions } from '../args.js';
+import { type Command, UsageError } from '../io.js';
+
+/** Listings imported without --source belong to this feed. */
+export const DEFAULT_IMPORT_SOURCE = 'import';
+
+export const command: Command = {
+  name: 'import',
+  usage: 'import FILE [--source NAME] [--full] [--dry-run] [--format ndjson|csv] [--json]',
+  async run(args, ctx) {
+    const { values, positionals } = parseOptions(
+      args,
+      { source: { type: 'string' }, full: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, format: { type: 'string' } },
+      true,
+    );
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'FILE is required' : 'give one FILE to import');
+    const file = resolve(positionals[0]);
+    if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+    if (!statSync(file).isFile()) throw new UsageError(`not a file: ${file}`);
+    const format = feedFormat(values.format) ?? formatFromPath(file);
+    if (!format) throw new UsageError(`cannot tell the format of ${file} from its name: add --format ndjson or --format csv`);
+    const source = sourceName(values.source, DEFAULT_IMPORT_SOURCE);
+    const dryRun = values['dry-run'] ?? false;
+
+    const pool = dryRun ? null : (await ctx.db()).pool;
+    const result = await importFile(pool, {
+      file,
+      format,
+      source,
+      full: values.full ?? false,
+      dryRun,
+      onProgress: (p) => {
+        const pct = p.totalBytes > 0 ? Math.floor((100 * p.bytes) / p.totalBytes) : 100;
+        ctx.progress(`import: ${thousands(p.rows)} rows (${pct}%), ${thousands(Math.round(p.rows / p.seconds))} rows/s, ${thousands(p.rejected)} rejected`);
+      },
+    });
+    ctx.progress('');
+    const { rejected_sample, ...summary } = result;
+    ctx.print(summary, human(result));
+    return result.counts.rejected > 0 ? 1 : 0;
+  },
+};
+
+function human(r: ImportResult): string {
+  const c = r.counts;
+  const lines = [
+    `${r.dry_run ? 'Checked (dry run, nothing written)' : 'Imported'} ${r.file} (${r.format}, source ${r.source}): ` +
+      `${thousands(c.rows)} rows, ${thousands(c.accepted)} accepted, ${thousands(c.rejected)} rejected`,
+  ];
+  if (!r.dry_run) {
+    lines.push(
+      `  ${thousands(c.inserted)} new, ${thousands(c.updated)} updated, ${thousands(c.unchanged)} unchanged, ` +
+        `${thousands(c.repriced)} price changes${r.full ? `, ${thousands(c.removed)} withdrawn (absent from the file)` : ''}`,
+    );
+  }
+  if (r.full_skipped_reason) lines.push(`  --full not applied: ${r.full_skipped_reason}`);
+  lines.push(`  ${r.seconds} s, ${thousands(r.rows_per_second)} rows/s`);
+  lines.push(`Report: ${r.report_path}`);
+  if (r.rejected_sample.length > 0) {
+    lines.push(`Rejected rows${c.rejected > r.rejected_sample.length ? ` (first ${r.rejected_sample.length} of ${thousands(c.rejected)}, all in the report)` : ''}:`);
+    for (const x of r.rejected_sample) lines.push(`  line ${x.line}${x.source_ref ? ` (${x.source_ref})` : ''}: ${x.reason}`);
+  }
+  return lines.join('\n');
+}

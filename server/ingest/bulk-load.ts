@@ -1,0 +1,60 @@
+/**
+ * Large first loads (a million listings into an empty database) are dominated by index
+ * maintenance: `listings` has seven secondary indexes for the search orders, and
+ * updating them row by row costs several times the insert itself. A bulk load therefore
+ * runs in one transaction that drops those indexes, loads, and recreates them from their
+ * own definitions, which PostgreSQL builds by sorting, far faster.
+ *
+ * The price: `listings` is locked for the whole load (reads wait). That is why it is only
+ * chosen for a load at least twice the size of the table (a first load, a new market),
+ * never for the routine re-import of a feed. Being one transaction, a failed bulk load
+ * leaves the table and its indexes exactly as they were.
+ */
+import type pg from 'pg';
+
+/** Loads of fewer rows than this gain too little to lock the table for. */
+export const BULK_MIN_ROWS = 100_000;
+
+export function shouldBulkLoad(incomingRows: number, existingRows: number): boolean {
+  return incomingRows >= BULK_MIN_ROWS && incomingRows >= 2 * existingRows;
+}
+
+/** PostgreSQL's estimate of the table's size: exact enough for the choice, and instant. */
+export async function estimatedListings(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    "SELECT greatest(reltuples, 0)::bigint::int AS n FROM pg_class WHERE oid = 'listings'::regclass",
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Indexes that neither the primary key nor ON CONFLICT (source, source_ref) needs. */
+const SECONDARY_INDEXES = `
+SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+WHERE i.indrelid = 'listings'::regclass AND NOT i.indisunique AND NOT i.indisprimary
+ORDER BY c.relname`;
+
+export async function withSecondaryIndexesRebuilt<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query("SET LOCAL maintenance_work_mem = '256MB'");
+    // Taken first and explicitly, so that no reader slips in between the drops.
+    await client.query('LOCK TABLE listings IN ACCESS EXCLUSIVE MODE');
+    const { rows: indexes } = await client.query<{ name: string; definition: string }>(SECONDARY_INDEXES);
+    for (const index of indexes) await client.query(`DROP INDEX ${quoteIdent(index.name)}`);
+    const result = await work(client);
+    for (const index of indexes) await client.query(index.definition);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

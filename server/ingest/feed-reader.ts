@@ -1,0 +1,184 @@
+/**
+ * Reads a feed file one row at a time, never the whole file: NDJSON by lines, CSV through
+ * csv-parse's streaming parser. Each row comes out with the line it starts on, either as
+ * a raw object (still to validate) or as the reason it could not be read at all, so one
+ * malformed row never stops the rows after it.
+ */
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { parse } from 'csv-parse';
+import { RECORD_FIELDS } from './record.js';
+
+export type FeedFormat = 'ndjson' | 'csv';
+
+export type FeedRow =
+  | { line: number; value: Record<string, unknown> }
+  | { line: number; error: string; sourceRef?: string };
+
+/** Longer than any listing; a longer "line" is a file without line breaks, not a row. */
+const MAX_LINE_CHARS = 1_000_000;
+const CHUNK_BYTES = 1 << 20;
+
+export function formatFromPath(path: string): FeedFormat | null {
+  if (/\.(ndjson|jsonl)$/i.test(path)) return 'ndjson';
+  if (/\.csv$/i.test(path)) return 'csv';
+  return null;
+}
+
+/** Bytes read so far, for progress reporting. */
+export interface ReadProgress {
+  bytes: number;
+}
+
+export function readFeed(path: string, format: FeedFormat, progress: ReadProgress = { bytes: 0 }): AsyncGenerator<FeedRow> {
+  return format === 'csv' ? readCsv(path, progress) : readNdjson(path, progress);
+}
+
+function parseJsonRow(text: string, line: number): FeedRow {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    // V8 quotes the offending text in its message; the report must not copy contacts.
+    const why = (err as Error).message.replace(/,?\s*".*" is not valid JSON$/s, '').replace(/^Unexpected token '(.)'$/, "unexpected character '$1'");
+    return { line, error: `invalid JSON: ${why}` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { line, error: 'must be a JSON object (one listing per line)' };
+  }
+  return { line, value: value as Record<string, unknown> };
+}
+
+async function* readNdjson(path: string, progress: ReadProgress): AsyncGenerator<FeedRow> {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  let line = 0;
+  let skippingLongLine = false;
+  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    progress.bytes += chunk.length;
+    let text = pending + decoder.write(chunk);
+    if (line === 0 && pending === '' && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    let start = 0;
+    for (let nl = text.indexOf('\n', start); nl !== -1; nl = text.indexOf('\n', start)) {
+      line++;
+      const row = text.slice(start, nl);
+      start = nl + 1;
+      if (skippingLongLine) {
+        skippingLongLine = false;
+        continue;
+      }
+      const trimmed = row.endsWith('\r') ? row.slice(0, -1) : row;
+      if (trimmed.trim() !== '') yield parseJsonRow(trimmed, line);
+    }
+    pending = text.slice(start);
+    if (pending.length > MAX_LINE_CHARS) {
+      // Keep memory bounded: report the line once and drop it up to its end.
+      if (!skippingLongLine) yield { line: line + 1, error: `line longer than ${MAX_LINE_CHARS} characters` };
+      skippingLongLine = true;
+      pending = '';
+    }
+  }
+  pending += decoder.end();
+  if (skippingLongLine) return;
+  if (pending.trim() !== '') {
+    line++;
+    yield parseJsonRow(pending.endsWith('\r') ? pending.slice(0, -1) : pending, line);
+  }
+}
+
+const NUMBER_FIELDS = new Set(['price', 'surface', 'bedrooms', 'bathrooms']);
+const NUMERIC = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/**
+ * A CSV cell as the validator expects it: empty cells are absent fields, numeric cells
+ * numbers. A non-numeric price stays a string so that validation names the problem.
+ */
+function csvValue(field: string, cell: string): unknown {
+  if (cell === '') return undefined;
+  if (NUMBER_FIELDS.has(field) && NUMERIC.test(cell)) return Number(cell);
+  return cell;
+}
+
+/** The line a record starts on: csv-parse reports where it ends. */
+function startLine(endLine: number, raw: string | undefined): number {
+  if (!raw) return endLine;
+  const body = raw.replace(/^(\r?\n)+/, '').replace(/\r?\n$/, '');
+  let breaks = 0;
+  for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) breaks++;
+  return endLine - breaks;
+}
+
+export class FeedFileError extends Error {}
+
+async function* readCsv(path: string, progress: ReadProgress): AsyncGenerator<FeedRow> {
+  // Rows csv-parse cannot read at all (an unclosed quote) arrive through on_skip, ahead
+  // of the records still buffered: they are held here and given out in line order.
+  const skipped: FeedRow[] = [];
+  const input = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  input.on('data', (chunk) => {
+    progress.bytes += chunk.length;
+  });
+  const parser = input.pipe(
+    parse({
+      bom: true,
+      info: true,
+      raw: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_skip: (err, raw) => {
+        const lines = (err as { lines?: number } | undefined)?.lines ?? 0;
+        skipped.push({ line: startLine(lines, raw), error: `unreadable CSV: ${err?.message ?? 'malformed record'}` });
+        return undefined;
+      },
+    }),
+  );
+  input.on('error', (err) => parser.destroy(err));
+
+  let header: string[] | null = null;
+  for await (const entry of parser as AsyncIterable<{ record: string[]; info: { lines: number }; raw?: string }>) {
+    const line = startLine(entry.info.lines, entry.raw);
+    while (skipped.length > 0 && skipped[0].line < line) yield skipped.shift()!;
+    if (!header) {
+      header = checkHeader(entry.record);
+      continue;
+    }
+    const cells = entry.record;
+    if (cells.length !== header.length) {
+      const refAt = header.indexOf('source_ref');
+      yield {
+        line,
+        error: `has ${cells.length} fields where the header has ${header.length}`,
+        sourceRef: refAt >= 0 && cells[refAt] ? cells[refAt] : undefined,
+      };
+      continue;
+    }
+    const value: Record<string, unknown> = {};
+    for (let i = 0; i < header.length; i++) {
+      const v = csvValue(header[i], cells[i]);
+      if (v !== undefined) value[header[i]] = v;
+    }
+    yield { line, value };
+  }
+  while (skipped.length > 0) yield skipped.shift()!;
+  if (!header) throw new FeedFileError('the CSV file is empty: expected a header line naming the columns');
+}
+
+const REQUIRED_COLUMNS = RECORD_FIELDS.filter((f) => !['currency', 'status', 'updated_at', 'removed_at'].includes(f));
+
+/** A header naming unknown or missing columns makes every row unreadable: stop at once. */
+function checkHeader(cells: string[]): string[] {
+  const header = cells.map((c) => c.trim());
+  const known = new Set<string>(RECORD_FIELDS);
+  const unknown = header.filter((h) => !known.has(h));
+  if (unknown.length > 0) {
+    throw new FeedFileError(`unknown CSV column(s) ${unknown.join(', ')}; the columns are ${RECORD_FIELDS.join(', ')}`);
+  }
+  const missing = REQUIRED_COLUMNS.filter((f) => !header.includes(f));
+  if (missing.length > 0) throw new FeedFileError(`missing CSV column(s) ${missing.join(', ')}`);
+  const dup = header.find((h, i) => header.indexOf(h) !== i);
+  if (dup) throw new FeedFileError(`CSV column ${dup} appears twice`);
+  return header;
+}

@@ -1,0 +1,96 @@
+/**
+ * Sends validated rows to the database in batches, several batches at once, with memory
+ * bounded to two batches per partition. Rows are spread over partitions by a hash of
+ * their source_ref, and each partition writes its batches one after another: the same
+ * listing always goes through the same partition in file order, so when a feed repeats
+ * a reference the later line wins, and two concurrent statements never touch the same
+ * row (no lock waits, no deadlocks).
+ */
+import { emptyColumns, emptyHistory, type HistoryColumns, type ListingColumns, pushRow } from './columns.js';
+import type { ListingRecord } from './record.js';
+import { type BatchResult, type Queryable, upsertBatch } from './upsert.js';
+
+interface Partition {
+  columns: ListingColumns;
+  history: HistoryColumns;
+  refs: Set<string>;
+  /** The partition's batch being written, if any; never rejects (failures are kept aside). */
+  writing: Promise<void>;
+}
+
+export interface WriterOptions {
+  /** The pool, or the one client of a bulk load (then use a single partition). */
+  db: Queryable;
+  source: string;
+  now: Date;
+  partitions: number;
+  batchRows: number;
+  /** Called after each batch is written, with the references it held. */
+  onBatch?: (result: BatchResult, refs: string[]) => Promise<void> | void;
+}
+
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+export class PartitionedWriter {
+  private readonly parts: Partition[];
+  private readonly nowIso: string;
+  private failure: { error: unknown } | null = null;
+
+  constructor(private readonly opts: WriterOptions) {
+    this.nowIso = opts.now.toISOString();
+    this.parts = Array.from({ length: Math.max(1, opts.partitions) }, () => ({
+      columns: emptyColumns(),
+      history: emptyHistory(),
+      refs: new Set<string>(),
+      writing: Promise.resolve(),
+    }));
+  }
+
+  async add(record: ListingRecord): Promise<void> {
+    const part = this.parts[hash(record.source_ref) % this.parts.length];
+    // One statement cannot upsert the same row twice: a repeat starts a new batch.
+    if (part.refs.has(record.source_ref)) await this.flush(part);
+    // The importer stamps its own time: updated_at is when Mboa's copy changed.
+    pushRow(part.columns, part.history, this.opts.source, record, this.nowIso);
+    part.refs.add(record.source_ref);
+    if (part.columns.id.length >= this.opts.batchRows) await this.flush(part);
+  }
+
+  /** Writes what is left and waits for every batch; rethrows the first failure. */
+  async finish(): Promise<void> {
+    for (const part of this.parts) await this.flush(part);
+    await Promise.all(this.parts.map((p) => p.writing));
+    this.throwIfFailed();
+  }
+
+  /** Waits for batches already sent, after a failure elsewhere, without writing more. */
+  async settle(): Promise<void> {
+    await Promise.all(this.parts.map((p) => p.writing));
+  }
+
+  private async flush(part: Partition): Promise<void> {
+    if (part.columns.id.length === 0) return;
+    const { columns, history, refs } = part;
+    part.columns = emptyColumns();
+    part.history = emptyHistory();
+    part.refs = new Set();
+    await part.writing;
+    this.throwIfFailed();
+    part.writing = this.write(columns, history, [...refs]).catch((error) => {
+      this.failure ??= { error };
+    });
+  }
+
+  private async write(columns: ListingColumns, history: HistoryColumns, refs: string[]): Promise<void> {
+    const result = await upsertBatch(this.opts.db, this.opts.source, columns, history, this.opts.now);
+    await this.opts.onBatch?.(result, refs);
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
+  }
+}

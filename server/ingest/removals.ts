@@ -1,0 +1,77 @@
+/**
+ * `import --full`: the file is the whole feed, so listings of its source that it no
+ * longer carries have left the market. They are marked withdrawn (removed_at and
+ * updated_at set to the import time), never deleted: customers syncing with
+ * `updated_after` must see them go, and their history stays queryable.
+ *
+ * The references seen are collected in a temporary table on one dedicated connection,
+ * not in memory, so a feed of millions of rows keeps memory bounded.
+ */
+import type pg from 'pg';
+import { textArray } from './pg-array.js';
+
+const FLUSH_EVERY = 10_000;
+
+export class SeenReferences {
+  private buffer: string[] = [];
+  private chain: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly client: pg.PoolClient,
+    /** Whether this object took the client from the pool (and gives it back). */
+    private readonly owned: boolean,
+  ) {}
+
+  /**
+   * On a connection of its own, or on the given one: a bulk load must use its own
+   * transaction's client, since the table it withdraws from is locked by it.
+   */
+  static async open(pool: pg.Pool, client?: pg.PoolClient): Promise<SeenReferences> {
+    const c = client ?? (await pool.connect());
+    try {
+      await c.query('CREATE TEMP TABLE IF NOT EXISTS import_seen (source_ref text NOT NULL)');
+      await c.query('TRUNCATE import_seen');
+    } catch (err) {
+      if (!client) c.release();
+      throw err;
+    }
+    return new SeenReferences(c, !client);
+  }
+
+  add(refs: readonly string[]): Promise<unknown> {
+    for (const r of refs) this.buffer.push(r);
+    return this.buffer.length >= FLUSH_EVERY ? this.flush() : Promise.resolve();
+  }
+
+  private flush(): Promise<unknown> {
+    if (this.buffer.length === 0) return this.chain;
+    const refs = textArray(this.buffer);
+    this.buffer = [];
+    this.chain = this.chain.then(() => this.client.query('INSERT INTO import_seen SELECT unnest($1::text[])', [refs]));
+    return this.chain;
+  }
+
+  /** Withdraws the source's active listings that were not seen; returns how many. */
+  async withdrawUnseen(source: string, now: Date): Promise<number> {
+    await this.flush();
+    await this.client.query('ANALYZE import_seen');
+    const { rowCount } = await this.client.query(
+      `UPDATE listings l SET status = 'withdrawn', removed_at = $2, updated_at = $2
+       WHERE l.source = $1 AND l.status = 'active'
+         AND NOT EXISTS (SELECT 1 FROM import_seen s WHERE s.source_ref = l.source_ref)`,
+      [source, now],
+    );
+    return rowCount ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await this.chain.catch(() => {});
+    try {
+      await this.client.query('DROP TABLE IF EXISTS import_seen');
+      if (this.owned) this.client.release();
+    } catch (err) {
+      if (this.owned) this.client.release(err as Error);
+      else throw err;
+    }
+  }
+}

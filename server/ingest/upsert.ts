@@ -1,0 +1,85 @@
+/**
+ * One statement per batch of feed rows: insert new listings, update changed ones, leave
+ * unchanged ones alone, and keep the price history, all keyed by (source, source_ref).
+ *
+ * - A row identical to the stored listing is not written at all (the ON CONFLICT ...
+ *   WHERE clause), so re-importing a file changes nothing, not even `updated_at`.
+ * - `updated_at` moves only when a public field changes: it is the API's sync cursor
+ *   (`updated_after`), and a contact's new phone number is nothing a customer can see.
+ * - A new price adds a price_history row dated from the import. A listing whose history
+ *   was never written (it kept its first price until now) first gets that first price,
+ *   dated from `listed_at`, so the history always starts at the beginning.
+ * - A feed's own price_history is taken for listings seen for the first time only.
+ *
+ * The CTEs all see the table as it was before the statement: `before` reads the old
+ * price of each row this batch is about to change.
+ */
+import type pg from 'pg';
+import { type HistoryColumns, historyColumnArrays, insertListingsFrom, type ListingColumns, listingColumnArrays, UNNEST_LISTINGS } from './columns.js';
+
+const insert = insertListingsFrom('$23');
+
+const PUBLIC = ['title', 'price', 'city', 'neighborhood', 'surface', 'bedrooms', 'bathrooms', 'type', 'purpose', 'status', 'listed_at', 'removed_at'];
+const PRIVATE = ['contact_name', 'contact_phone', 'contact_email', 'street_address'];
+/** Derived columns follow their inputs (keys from names, price_per_m2 from price and surface). */
+const DERIVED = ['city_key', 'neighborhood_key', 'price_per_m2'];
+
+const row = (table: string, cols: string[]) => `(${cols.map((c) => `${table}.${c}`).join(', ')})`;
+
+const UPSERT_SQL = `
+WITH before AS (
+  SELECT l.id, l.price, l.listed_at FROM listings l WHERE l.id = ANY($1::text[])
+), upserted AS (
+  INSERT INTO listings ${insert.columns}
+  SELECT ${insert.select} FROM ${UNNEST_LISTINGS}
+  ON CONFLICT (source, source_ref) DO UPDATE SET
+    ${[...PUBLIC, ...PRIVATE, ...DERIVED].map((c) => `${c} = EXCLUDED.${c}`).join(',\n    ')},
+    updated_at = CASE WHEN ${row('listings', PUBLIC)} IS DISTINCT FROM ${row('EXCLUDED', PUBLIC)}
+                      THEN EXCLUDED.updated_at ELSE listings.updated_at END
+  WHERE ${row('listings', [...PUBLIC, ...PRIVATE])} IS DISTINCT FROM ${row('EXCLUDED', [...PUBLIC, ...PRIVATE])}
+  RETURNING id, price, (xmax = 0) AS inserted
+), repriced AS (
+  SELECT u.id, u.price, b.price AS old_price, b.listed_at
+  FROM upserted u JOIN before b ON b.id = u.id
+  WHERE NOT u.inserted AND u.price <> b.price
+), first_price AS (
+  INSERT INTO price_history (listing_id, price, changed_at)
+  SELECT r.id, r.old_price, r.listed_at FROM repriced r
+  WHERE NOT EXISTS (SELECT 1 FROM price_history ph WHERE ph.listing_id = r.id)
+  RETURNING 1
+), new_price AS (
+  INSERT INTO price_history (listing_id, price, changed_at)
+  SELECT r.id, r.price, $27::timestamptz FROM repriced r
+  RETURNING 1
+), feed_history AS (
+  INSERT INTO price_history (listing_id, price, changed_at)
+  SELECT h.listing_id, h.price, h.changed_at
+  FROM unnest($24::text[], $25::bigint[], $26::timestamptz[]) AS h(listing_id, price, changed_at)
+  JOIN upserted u ON u.id = h.listing_id AND u.inserted
+  RETURNING 1
+)
+SELECT count(*) FILTER (WHERE inserted)::int AS inserted,
+       count(*) FILTER (WHERE NOT inserted)::int AS updated,
+       (SELECT count(*) FROM new_price)::int AS repriced
+FROM upserted`;
+
+export interface BatchResult {
+  inserted: number;
+  updated: number;
+  repriced: number;
+}
+
+/** A pool (each batch on any free connection) or one client (a bulk load's transaction). */
+export type Queryable = Pick<pg.Pool, 'query'>;
+
+export async function upsertBatch(
+  db: Queryable,
+  source: string,
+  columns: ListingColumns,
+  history: HistoryColumns,
+  now: Date,
+): Promise<BatchResult> {
+  const params = [...listingColumnArrays(columns), source, ...historyColumnArrays(history), now];
+  const { rows } = await db.query<BatchResult>(UPSERT_SQL, params);
+  return rows[0];
+}

@@ -1,0 +1,45 @@
+/**
+ * Checks one feed row against the import rules (record.ts) and turns zod's findings into
+ * one readable reason for the report: "price: must be greater than 0; type: must be one
+ * of villa, house, ...". Known city and neighbourhood names are brought to their usual
+ * spelling ("yaounde" → "Yaoundé"), so market figures show one name per place.
+ */
+import type { ZodIssue } from 'zod';
+import { CITIES } from './catalog.js';
+import { cachedMatchKey } from './columns.js';
+import { type ListingRecord, ZListingRecord } from './record.js';
+
+export type Validated = { ok: true; record: ListingRecord } | { ok: false; reason: string; sourceRef?: string };
+
+interface Place {
+  name: string;
+  neighbourhoods: Map<string, string>;
+}
+const PLACES = new Map<string, Place>(
+  CITIES.map((c) => [
+    cachedMatchKey(c.name),
+    { name: c.name, neighbourhoods: new Map(c.neighbourhoods.map((n) => [cachedMatchKey(n.name), n.name])) },
+  ]),
+);
+
+function describe(issue: ZodIssue): string {
+  const path = issue.path.join('.');
+  const message = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message;
+  return path ? `${path}: ${message}` : message;
+}
+
+export function validateRow(value: Record<string, unknown>): Validated {
+  const parsed = ZListingRecord.safeParse(value);
+  if (!parsed.success) {
+    const reasons = [...new Set(parsed.error.issues.map(describe))];
+    const ref = value.source_ref;
+    return { ok: false, reason: reasons.join('; '), sourceRef: typeof ref === 'string' && ref.trim() ? ref.trim() : undefined };
+  }
+  const record = parsed.data;
+  const place = PLACES.get(cachedMatchKey(record.city));
+  if (place) {
+    record.city = place.name;
+    record.neighborhood = place.neighbourhoods.get(cachedMatchKey(record.neighborhood)) ?? record.neighborhood;
+  }
+  return { ok: true, record };
+}
