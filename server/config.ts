@@ -23,6 +23,10 @@ const ZConfig = z.object({
   MARKET_REFRESH_MINUTES: z.coerce.number().min(0).default(60),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   MBOA_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Signs the dashboard's sign-up and log-in form tokens; shared by every instance. */
+  MBOA_DASHBOARD_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Express `trust proxy` (e.g. 1 behind one reverse proxy): real client IPs and https. */
+  TRUST_PROXY: z.string().optional(),
 });
 
 export interface Config {
@@ -36,6 +40,8 @@ export interface Config {
   marketRefreshMinutes: number;
   dbPoolMax: number;
   cursorSecret: string | undefined;
+  dashboardSecret: string | undefined;
+  trustProxy: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -60,5 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     marketRefreshMinutes: c.MARKET_REFRESH_MINUTES,
     dbPoolMax: c.DB_POOL_MAX,
     cursorSecret: c.MBOA_CURSOR_SECRET,
+    dashboardSecret: c.MBOA_DASHBOARD_SECRET,
+    trustProxy: c.TRUST_PROXY,
   };
 }

@@ -4,6 +4,7 @@
  */
 import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
+import { dashboardRouter } from './dashboard/index.js';
 import { prepareDatabase } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db.js';
@@ -36,7 +37,16 @@ async function main() {
     logger,
     rateLimiter: new AccountRateLimiter(redis),
     cursorSecret: cursorSecret(config),
+    mounts: [
+      {
+        path: '/dashboard',
+        router: dashboardRouter({ prisma: db.prisma, pool: db.pool, logger, redis, formSecret: config.dashboardSecret }),
+      },
+    ],
   });
+  if (config.trustProxy !== undefined) {
+    app.set('trust proxy', /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : config.trustProxy);
+  }
 
   const refresher =
     config.marketRefreshMinutes > 0
@@ -54,7 +64,7 @@ async function main() {
     process.stdout.write(
       [
         '',
-        `Mboa API on ${base}  (docs: ${base}/docs)`,
+        `Mboa API on ${base}  (docs: ${base}/docs, customer dashboard: ${base}/dashboard)`,
         `Demo keys (also in ${demoKeysFile(config.dataDir)}):`,
         ...Object.entries(demoKeys).map(([plan, key]) => `  ${plan.padEnd(10)} ${key}`),
         `Try: curl -H "X-API-Key: ${demoKeys.starter}" "${base}/api/v1/listings?city=Douala&limit=2"`,

@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import type { PlanName } from '../../contract/plans.js';
 import { createAccount } from '../../server/accounts/service.js';
 import { buildApp } from '../../server/app.js';
+import { dashboardRouter } from '../../server/dashboard/index.js';
 import { type Database, openDatabase } from '../../server/db.js';
 import { randomId } from '../../server/ids.js';
 import { AccountRateLimiter } from '../../server/http/rate-limit.js';
@@ -27,11 +28,13 @@ export async function startTestServer(options: { redis?: boolean } = {}): Promis
   if (!url) throw new Error('DATABASE_URL is not set: run through vitest (test/global-setup.ts)');
   const db = openDatabase(url, { max: 5 });
   const redis = options.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const app = buildApp({
     pool: db.pool,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    logger,
     rateLimiter: new AccountRateLimiter(redis),
     cursorSecret: 'test-cursor-secret-0123456789',
+    mounts: [{ path: '/dashboard', router: dashboardRouter({ prisma: db.prisma, pool: db.pool, logger, redis }) }],
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
