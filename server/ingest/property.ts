@@ -46,7 +46,7 @@ const SALE_PER_M2: Record<PropertyType, number> = {
 /** Built property loses less value from prime to popular districts than bare land does. */
 const SALE_TIER: Record<Tier, number> = { 1: 1, 2: 0.5, 3: 0.25 };
 const LAND_TIER: Record<Tier, number> = { 1: 1, 2: 0.3, 3: 0.08 };
-const RENT_TIER: Record<Tier, number> = { 1: 1, 2: 0.6, 3: 0.42 };
+const RENT_TIER: Record<Tier, number> = { 1: 1, 2: 0.65, 3: 0.48 };
 /** Prime districts have larger homes. */
 const ROOMY: Record<Tier, number> = { 1: 1.2, 2: 1, 3: 0.9 };
 
@@ -61,7 +61,12 @@ const PURPOSE_TABLES = Object.fromEntries(
   }),
 ) as Record<PropertyType, ReturnType<typeof weightedTable<Purpose>>>;
 const APARTMENT_BEDROOMS = weightedTable([[1, 20], [2, 40], [3, 30], [4, 10]] as const);
-const LAND_PLOTS = [200, 250, 300, 400, 500, 500, 500, 600, 800, 1000, 1000, 1500, 2000, 5000, 10000];
+/** Plot sizes as sold; large plots exist only away from the prime districts. */
+const LAND_PLOTS: Record<Tier, number[]> = {
+  1: [200, 250, 300, 400, 500, 500, 600, 800, 1000, 1500],
+  2: [200, 250, 300, 400, 500, 500, 500, 600, 800, 1000, 1000, 1500, 2000, 5000],
+  3: [300, 400, 500, 500, 500, 600, 800, 1000, 1000, 1500, 2000, 5000, 10000],
+};
 
 export interface Property {
   type: PropertyType;
@@ -112,7 +117,7 @@ function fillRooms(rng: Random, p: Property, tier: Tier): void {
     case 'land':
       p.bedrooms = 0;
       p.bathrooms = 0;
-      p.surface = rng.pick(LAND_PLOTS);
+      p.surface = rng.pick(LAND_PLOTS[tier]);
       return;
     case 'office':
       p.bedrooms = 0;
@@ -139,7 +144,7 @@ function baseRent(type: PropertyType, bedrooms: number, surface: number): number
     case 'duplex': return 800_000 + 150_000 * (bedrooms - 3);
     case 'house': return 250_000 + 100_000 * (bedrooms - 2);
     case 'apartment': return 100_000 + 150_000 * bedrooms;
-    case 'studio': return 130_000;
+    case 'studio': return 120_000;
     case 'room': return 50_000;
     case 'office': return 9_000 * surface;
     case 'shop': return 12_000 * surface;
