@@ -55,6 +55,9 @@ FROM cur
 FULL JOIN prev USING (city_key, neighborhood_key, type, purpose)`;
 
 export async function refreshMarketFigures(pool: pg.Pool, now = new Date()): Promise<void> {
+  // After a bulk load the planner's statistics and the visibility map are stale: searches
+  // would pick poor plans and exact counts could not be index-only. (Outside a transaction.)
+  await pool.query('VACUUM (ANALYZE) listings, price_history');
   const end = now;
   const start = new Date(end.getTime() - TREND_DAYS * DAY_MS);
   const previousStart = new Date(start.getTime() - TREND_DAYS * DAY_MS);
