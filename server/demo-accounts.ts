@@ -3,7 +3,7 @@
  * written to `<data dir>/demo-keys.json` (only hashes are in the database, so this file
  * is how a restart finds them again); a key that no longer works is replaced.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PLAN_NAMES, type PlanName } from '../contract/plans.js';
 import { hashApiKey } from './accounts/api-keys.js';
@@ -50,6 +50,7 @@ export async function ensureDemoAccounts(prisma: Prisma, dataDir: string): Promi
     await prisma.account.update({ where: { id: account.id }, data: { plan, status: 'active' } });
     keys[plan] = (await createKey(prisma, account.id, 'Demo key')).key;
   }
+  mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   return keys;
 }
