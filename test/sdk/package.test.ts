@@ -4,13 +4,16 @@
  * It proves the tarball carries what the `exports` map points at, needs no dependency
  * (the install is offline), and ships types that stand alone (no zod, ts-rest or contract).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../helpers/server.js';
 
+const execFileAsync = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SDK = join(ROOT, 'sdk');
 const TSC = join(ROOT, 'node_modules/.bin/tsc');
@@ -155,6 +158,31 @@ describe('the packed @mboa/sdk tarball', () => {
   it('works from CommonJS', () => {
     writeFileSync(join(work, 'cjs.cjs'), `const sdk = require('@mboa/sdk');\n${FAKE_API}\n(async () => {\nconst server = await fakeApi();\n${CHECKS}\n})().catch((e) => { console.error(e); process.exit(1); });`);
     expect(sh(process.execPath, ['cjs.cjs'], work).trim()).toBe('ok 0.1.0');
+  });
+
+  it('pages through every listing of Douala in five lines, against the real server', async () => {
+    const five = [
+      "import { Mboa } from '@mboa/sdk';",
+      'const mboa = new Mboa(); // MBOA_API_KEY and MBOA_BASE_URL from the environment',
+      'let count = 0;',
+      "for await (const listing of mboa.listings.search({ city: 'Douala', limit: 200 })) count++;",
+      'console.log(count);',
+    ];
+    writeFileSync(join(work, 'douala.mjs'), `${five.join('\n')}\n`);
+    const server = await startTestServer();
+    try {
+      // Asynchronous: the server answering the script runs in this very process.
+      const { stdout: out } = await execFileAsync(process.execPath, ['douala.mjs'], {
+        cwd: work,
+        encoding: 'utf8',
+        env: { ...process.env, MBOA_API_KEY: server.keys.enterprise, MBOA_BASE_URL: server.baseUrl },
+      });
+      const { rows } = await server.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM listings WHERE status = 'active' AND city = 'Douala'");
+      expect(rows[0].n).toBeGreaterThan(200);
+      expect(Number(out.trim())).toBe(rows[0].n);
+    } finally {
+      await server.close();
+    }
   });
 
   it('type-checks in strict TypeScript, as ESM and CommonJS with Node types, and with only the DOM lib', () => {
