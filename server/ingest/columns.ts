@@ -1,45 +1,13 @@
 /**
- * Feed rows turned into one array per column, for the batched
- * `INSERT ... SELECT FROM unnest($1::text[], ...)` writes of seed and import: one round
- * trip and one statement per few thousand rows, where row-by-row inserts would need one
- * each. Also computes what Mboa derives from a row: its public id, the match keys and
- * the price per m².
+ * A batch of listings for the `INSERT ... SELECT FROM unnest($1::text[], ...)` writes of
+ * seed and import: one array parameter per column, one statement for thousands of rows
+ * where row-by-row inserts would need a round trip each. Also computes what Mboa derives
+ * from a feed row: its public id, the match keys and the price per m².
  */
 import { listingId } from '../ids.js';
 import { matchKey } from '../text.js';
-import { numberArray, textArray } from './pg-array.js';
+import { ArrayLiteral } from './pg-array.js';
 import type { ListingRecord } from './record.js';
-
-export interface ListingColumns {
-  id: string[];
-  title: string[];
-  price: number[];
-  city: string[];
-  city_key: string[];
-  neighborhood: string[];
-  neighborhood_key: string[];
-  surface: number[];
-  bedrooms: number[];
-  bathrooms: number[];
-  type: string[];
-  purpose: string[];
-  price_per_m2: (number | null)[];
-  status: string[];
-  listed_at: string[];
-  updated_at: string[];
-  removed_at: (string | null)[];
-  contact_name: string[];
-  contact_phone: string[];
-  contact_email: string[];
-  street_address: string[];
-  source_ref: string[];
-}
-
-export interface HistoryColumns {
-  listing_id: string[];
-  price: number[];
-  changed_at: string[];
-}
 
 const INT4_MAX = 2_147_483_647;
 
@@ -60,7 +28,7 @@ export function cachedMatchKey(value: string): string {
   return key;
 }
 
-/** The unnest() column list, in the order of `listingColumnArrays()`. */
+/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$22). */
 export const UNNEST_LISTINGS = `unnest(
   $1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[],
   $9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[],
@@ -69,7 +37,7 @@ export const UNNEST_LISTINGS = `unnest(
        purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name, contact_phone,
        contact_email, street_address, source_ref)`;
 
-/** The INSERT column list and the matching SELECT over `t`, with `$source` as the source. */
+/** The INSERT column list and the matching SELECT over `t`, with `sourceParam` as the source. */
 export function insertListingsFrom(sourceParam: string): { columns: string; select: string } {
   return {
     columns: `(id, title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms,
@@ -82,69 +50,71 @@ export function insertListingsFrom(sourceParam: string): { columns: string; sele
   };
 }
 
-export function emptyColumns(): ListingColumns {
-  return {
-    id: [], title: [], price: [], city: [], city_key: [], neighborhood: [], neighborhood_key: [], surface: [],
-    bedrooms: [], bathrooms: [], type: [], purpose: [], price_per_m2: [], status: [], listed_at: [],
-    updated_at: [], removed_at: [], contact_name: [], contact_phone: [], contact_email: [],
-    street_address: [], source_ref: [],
+export class ListingBatch {
+  /** One array per column, keys in the order of UNNEST_LISTINGS. */
+  private readonly c = {
+    id: new ArrayLiteral(), title: new ArrayLiteral(), price: new ArrayLiteral(), city: new ArrayLiteral(),
+    city_key: new ArrayLiteral(), neighborhood: new ArrayLiteral(), neighborhood_key: new ArrayLiteral(),
+    surface: new ArrayLiteral(), bedrooms: new ArrayLiteral(), bathrooms: new ArrayLiteral(), type: new ArrayLiteral(),
+    purpose: new ArrayLiteral(), price_per_m2: new ArrayLiteral(), status: new ArrayLiteral(),
+    listed_at: new ArrayLiteral(), updated_at: new ArrayLiteral(), removed_at: new ArrayLiteral(),
+    contact_name: new ArrayLiteral(), contact_phone: new ArrayLiteral(), contact_email: new ArrayLiteral(),
+    street_address: new ArrayLiteral(), source_ref: new ArrayLiteral(),
   };
-}
+  private readonly h = { listing_id: new ArrayLiteral(), price: new ArrayLiteral(), changed_at: new ArrayLiteral() };
 
-/**
- * Appends one row. `updatedAt` overrides the feed's own timestamp (the importer stamps
- * its run time); the generator's rows keep theirs.
- */
-export function pushRow(c: ListingColumns, h: HistoryColumns | null, source: string, r: ListingRecord, updatedAt?: string): void {
-  const id = listingId(source, r.source_ref);
-  c.id.push(id);
-  c.title.push(r.title);
-  c.price.push(r.price);
-  c.city.push(r.city);
-  c.city_key.push(cachedMatchKey(r.city));
-  c.neighborhood.push(r.neighborhood);
-  c.neighborhood_key.push(cachedMatchKey(r.neighborhood));
-  c.surface.push(r.surface);
-  c.bedrooms.push(r.bedrooms);
-  c.bathrooms.push(r.bathrooms);
-  c.type.push(r.type);
-  c.purpose.push(r.purpose);
-  c.price_per_m2.push(pricePerM2(r.price, r.surface));
-  c.status.push(r.status);
-  c.listed_at.push(r.listed_at);
-  c.updated_at.push(updatedAt ?? r.updated_at ?? r.listed_at);
-  c.removed_at.push(r.removed_at ?? null);
-  c.contact_name.push(r.contact_name);
-  c.contact_phone.push(r.contact_phone);
-  c.contact_email.push(r.contact_email);
-  c.street_address.push(r.street_address);
-  c.source_ref.push(r.source_ref);
-  if (h && r.price_history) {
-    for (const entry of r.price_history) {
-      h.listing_id.push(id);
-      h.price.push(entry.price);
-      h.changed_at.push(entry.date);
+  constructor(private readonly source: string) {}
+
+  get size(): number {
+    return this.c.id.length;
+  }
+
+  /**
+   * Adds one row, and its price history entries if the feed gave any. `updatedAt`
+   * overrides the row's own timestamp (the importer stamps its run time); the
+   * generator's rows keep theirs.
+   */
+  push(r: ListingRecord, updatedAt?: string): void {
+    const c = this.c;
+    const id = listingId(this.source, r.source_ref);
+    c.id.text(id);
+    c.title.text(r.title);
+    c.price.number(r.price);
+    c.city.text(r.city);
+    c.city_key.text(cachedMatchKey(r.city));
+    c.neighborhood.text(r.neighborhood);
+    c.neighborhood_key.text(cachedMatchKey(r.neighborhood));
+    c.surface.number(r.surface);
+    c.bedrooms.number(r.bedrooms);
+    c.bathrooms.number(r.bathrooms);
+    c.type.text(r.type);
+    c.purpose.text(r.purpose);
+    c.price_per_m2.number(pricePerM2(r.price, r.surface));
+    c.status.text(r.status);
+    c.listed_at.text(r.listed_at);
+    c.updated_at.text(updatedAt ?? r.updated_at ?? r.listed_at);
+    c.removed_at.text(r.removed_at ?? null);
+    c.contact_name.text(r.contact_name);
+    c.contact_phone.text(r.contact_phone);
+    c.contact_email.text(r.contact_email);
+    c.street_address.text(r.street_address);
+    c.source_ref.text(r.source_ref);
+    if (r.price_history) {
+      for (const entry of r.price_history) {
+        this.h.listing_id.text(id);
+        this.h.price.number(entry.price);
+        this.h.changed_at.text(entry.date);
+      }
     }
   }
-}
 
-/** The query parameters $1..$22, in the order of UNNEST_LISTINGS, as array literals. */
-export function listingColumnArrays(c: ListingColumns): string[] {
-  return [
-    textArray(c.id), textArray(c.title), numberArray(c.price), textArray(c.city), textArray(c.city_key),
-    textArray(c.neighborhood), textArray(c.neighborhood_key), numberArray(c.surface), numberArray(c.bedrooms),
-    numberArray(c.bathrooms), textArray(c.type), textArray(c.purpose), numberArray(c.price_per_m2),
-    textArray(c.status), textArray(c.listed_at), textArray(c.updated_at), textArray(c.removed_at),
-    textArray(c.contact_name), textArray(c.contact_phone), textArray(c.contact_email),
-    textArray(c.street_address), textArray(c.source_ref),
-  ];
-}
+  /** $1..$22 in the order of UNNEST_LISTINGS. */
+  params(): string[] {
+    return Object.values(this.c).map((a) => a.toString());
+  }
 
-export function emptyHistory(): HistoryColumns {
-  return { listing_id: [], price: [], changed_at: [] };
-}
-
-/** Price history parameters, as array literals. */
-export function historyColumnArrays(h: HistoryColumns): string[] {
-  return [textArray(h.listing_id), numberArray(h.price), textArray(h.changed_at)];
+  /** Price history entries as (listing_id, price, changed_at) array literals. */
+  historyParams(): string[] {
+    return [this.h.listing_id.toString(), this.h.price.toString(), this.h.changed_at.toString()];
+  }
 }

@@ -38,6 +38,7 @@ export async function writeFeed(
   });
   failed.catch(() => {});
   let written = 0;
+  let reported = 0;
   let chunk = format === 'csv' ? csvHeader() : '';
   const line = format === 'csv' ? csvLine : ndjsonLine;
   for (const record of records) {
@@ -46,7 +47,7 @@ export async function writeFeed(
     if (chunk.length >= 256 * 1024) {
       if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
       chunk = '';
-      if ((written & 0xffff) === 0) onProgress?.(written);
+      if (written - reported >= 50_000) onProgress?.((reported = written));
     }
   }
   out.end(chunk);

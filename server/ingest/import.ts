@@ -86,19 +86,23 @@ export async function importFile(pool: pg.Pool | null, opts: ImportOptions): Pro
         })
       : null;
     try {
-      for await (const row of readFeed(opts.file, opts.format, progress)) {
-        counts.rows++;
-        const checked = 'error' in row ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef } : validateRow(row.value);
-        if (checked.ok) {
-          counts.accepted++;
-          await writer?.add(checked.record);
-        } else {
-          counts.rejected++;
-          log.add({ line: row.line, ...(checked.sourceRef ? { source_ref: checked.sourceRef } : {}), reason: checked.reason });
-          // A listing whose row is malformed today is not a listing gone from the feed.
-          if (checked.sourceRef) await seen?.add([checked.sourceRef]);
+      for await (const rows of readFeed(opts.file, opts.format, progress)) {
+        for (const row of rows) {
+          counts.rows++;
+          const checked = 'error' in row ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef } : validateRow(row.value);
+          let wait: Promise<unknown> | undefined;
+          if (checked.ok) {
+            counts.accepted++;
+            wait = writer?.add(checked.record);
+          } else {
+            counts.rejected++;
+            log.add({ line: row.line, ...(checked.sourceRef ? { source_ref: checked.sourceRef } : {}), reason: checked.reason });
+            // A listing whose row is malformed today is not a listing gone from the feed.
+            if (checked.sourceRef) wait = seen?.add([checked.sourceRef]);
+          }
+          if (wait) await wait;
         }
-        if (opts.onProgress && (counts.rows & 1023) === 0 && performance.now() - lastProgress > PROGRESS_EVERY_MS) {
+        if (opts.onProgress && performance.now() - lastProgress > PROGRESS_EVERY_MS) {
           lastProgress = performance.now();
           opts.onProgress({ rows: counts.rows, rejected: counts.rejected, bytes: progress.bytes, totalBytes, seconds: (lastProgress - t0) / 1000 });
         }

@@ -6,13 +6,12 @@
  * a reference the later line wins, and two concurrent statements never touch the same
  * row (no lock waits, no deadlocks).
  */
-import { emptyColumns, emptyHistory, type HistoryColumns, type ListingColumns, pushRow } from './columns.js';
+import { ListingBatch } from './columns.js';
 import type { ListingRecord } from './record.js';
 import { type BatchResult, type Queryable, upsertBatch } from './upsert.js';
 
 interface Partition {
-  columns: ListingColumns;
-  history: HistoryColumns;
+  batch: ListingBatch;
   refs: Set<string>;
   /** The partition's batch being written, if any; never rejects (failures are kept aside). */
   writing: Promise<void>;
@@ -43,21 +42,21 @@ export class PartitionedWriter {
   constructor(private readonly opts: WriterOptions) {
     this.nowIso = opts.now.toISOString();
     this.parts = Array.from({ length: Math.max(1, opts.partitions) }, () => ({
-      columns: emptyColumns(),
-      history: emptyHistory(),
+      batch: new ListingBatch(opts.source),
       refs: new Set<string>(),
       writing: Promise.resolve(),
     }));
   }
 
-  async add(record: ListingRecord): Promise<void> {
+  /** Returns a promise only when a batch had to be sent (await it: that is the backpressure). */
+  add(record: ListingRecord): Promise<void> | undefined {
     const part = this.parts[hash(record.source_ref) % this.parts.length];
     // One statement cannot upsert the same row twice: a repeat starts a new batch.
-    if (part.refs.has(record.source_ref)) await this.flush(part);
+    if (part.refs.has(record.source_ref)) return this.flush(part).then(() => this.add(record));
     // The importer stamps its own time: updated_at is when Mboa's copy changed.
-    pushRow(part.columns, part.history, this.opts.source, record, this.nowIso);
+    part.batch.push(record, this.nowIso);
     part.refs.add(record.source_ref);
-    if (part.columns.id.length >= this.opts.batchRows) await this.flush(part);
+    return part.batch.size >= this.opts.batchRows ? this.flush(part) : undefined;
   }
 
   /** Writes what is left and waits for every batch; rethrows the first failure. */
@@ -73,20 +72,19 @@ export class PartitionedWriter {
   }
 
   private async flush(part: Partition): Promise<void> {
-    if (part.columns.id.length === 0) return;
-    const { columns, history, refs } = part;
-    part.columns = emptyColumns();
-    part.history = emptyHistory();
+    if (part.batch.size === 0) return;
+    const { batch, refs } = part;
+    part.batch = new ListingBatch(this.opts.source);
     part.refs = new Set();
     await part.writing;
     this.throwIfFailed();
-    part.writing = this.write(columns, history, [...refs]).catch((error) => {
+    part.writing = this.write(batch, [...refs]).catch((error) => {
       this.failure ??= { error };
     });
   }
 
-  private async write(columns: ListingColumns, history: HistoryColumns, refs: string[]): Promise<void> {
-    const result = await upsertBatch(this.opts.db, this.opts.source, columns, history, this.opts.now);
+  private async write(batch: ListingBatch, refs: string[]): Promise<void> {
+    const result = await upsertBatch(this.opts.db, this.opts.source, batch, this.opts.now);
     await this.opts.onBatch?.(result, refs);
   }
 

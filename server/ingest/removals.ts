@@ -38,9 +38,10 @@ export class SeenReferences {
     return new SeenReferences(c, !client);
   }
 
-  add(refs: readonly string[]): Promise<unknown> {
+  /** Returns a promise only when the buffer was sent. */
+  add(refs: readonly string[]): Promise<unknown> | undefined {
     for (const r of refs) this.buffer.push(r);
-    return this.buffer.length >= FLUSH_EVERY ? this.flush() : Promise.resolve();
+    return this.buffer.length >= FLUSH_EVERY ? this.flush() : undefined;
   }
 
   private flush(): Promise<unknown> {

@@ -10,9 +10,7 @@
 import type pg from 'pg';
 import { refreshMarketFigures } from '../market/refresh.js';
 import { estimatedListings, shouldBulkLoad, withSecondaryIndexesRebuilt } from './bulk-load.js';
-import {
-  emptyColumns, emptyHistory, historyColumnArrays, insertListingsFrom, listingColumnArrays, pushRow, UNNEST_LISTINGS,
-} from './columns.js';
+import { insertListingsFrom, ListingBatch, UNNEST_LISTINGS } from './columns.js';
 import { DEFAULT_SOURCE, generateListings } from './generator.js';
 import { InFlight } from './in-flight.js';
 import type { Queryable } from './upsert.js';
@@ -50,13 +48,11 @@ async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOpt
   const inFlight = new InFlight(concurrency);
   let rows = 0;
   let done = 0;
-  let columns = emptyColumns();
-  let history = emptyHistory();
+  let batch = new ListingBatch(opts.source);
   const flush = async () => {
-    const params = [...listingColumnArrays(columns), opts.source, ...historyColumnArrays(history)];
-    const size = columns.id.length;
-    columns = emptyColumns();
-    history = emptyHistory();
+    const params = [...batch.params(), opts.source, ...batch.historyParams()];
+    const size = batch.size;
+    batch = new ListingBatch(opts.source);
     await inFlight.add(async () => {
       const { rows: result } = await db.query<{ inserted: number }>(SEED_SQL, params);
       rows += result[0].inserted;
@@ -65,10 +61,10 @@ async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOpt
     });
   };
   for (const record of generateListings({ count: opts.listings, seed: opts.seed, now: opts.now, source: opts.source })) {
-    pushRow(columns, history, opts.source, record);
-    if (columns.id.length >= BATCH_ROWS) await flush();
+    batch.push(record);
+    if (batch.size >= BATCH_ROWS) await flush();
   }
-  if (columns.id.length > 0) await flush();
+  if (batch.size > 0) await flush();
   await inFlight.drain();
   return rows;
 }

@@ -15,7 +15,7 @@
  * price of each row this batch is about to change.
  */
 import type pg from 'pg';
-import { type HistoryColumns, historyColumnArrays, insertListingsFrom, type ListingColumns, listingColumnArrays, UNNEST_LISTINGS } from './columns.js';
+import { insertListingsFrom, type ListingBatch, UNNEST_LISTINGS } from './columns.js';
 
 const insert = insertListingsFrom('$23');
 
@@ -75,11 +75,10 @@ export type Queryable = Pick<pg.Pool, 'query'>;
 export async function upsertBatch(
   db: Queryable,
   source: string,
-  columns: ListingColumns,
-  history: HistoryColumns,
+  batch: ListingBatch,
   now: Date,
 ): Promise<BatchResult> {
-  const params = [...listingColumnArrays(columns), source, ...historyColumnArrays(history), now];
+  const params = [...batch.params(), source, ...batch.historyParams(), now];
   const { rows } = await db.query<BatchResult>(UPSERT_SQL, params);
   return rows[0];
 }

@@ -58,6 +58,7 @@ function human(r: ImportResult): string {
         `${thousands(c.repriced)} price changes${r.full ? `, ${thousands(c.removed)} withdrawn (absent from the file)` : ''}`,
     );
   }
+  if (r.mode === 'bulk') lines.push('  bulk load: search indexes rebuilt after loading (listings were locked meanwhile)');
   if (r.full_skipped_reason) lines.push(`  --full not applied: ${r.full_skipped_reason}`);
   lines.push(`  ${r.seconds} s, ${thousands(r.rows_per_second)} rows/s`);
   lines.push(`Report: ${r.report_path}`);
