@@ -34,7 +34,12 @@ FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
 WHERE i.indrelid = 'listings'::regclass AND NOT i.indisunique AND NOT i.indisprimary
 ORDER BY c.relname`;
 
-export async function withSecondaryIndexesRebuilt<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withSecondaryIndexesRebuilt<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  /** Receives the seconds spent rebuilding the indexes. */
+  onRebuilt?: (seconds: number) => void,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -44,7 +49,9 @@ export async function withSecondaryIndexesRebuilt<T>(pool: pg.Pool, work: (clien
     const { rows: indexes } = await client.query<{ name: string; definition: string }>(SECONDARY_INDEXES);
     for (const index of indexes) await client.query(`DROP INDEX ${quoteIdent(index.name)}`);
     const result = await work(client);
+    const rebuildStart = performance.now();
     for (const index of indexes) await client.query(index.definition);
+    onRebuilt?.((performance.now() - rebuildStart) / 1000);
     await client.query('COMMIT');
     return result;
   } catch (err) {

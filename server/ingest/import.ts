@@ -131,13 +131,18 @@ export async function importFile(pool: pg.Pool | null, opts: ImportOptions): Pro
   };
 
   let bulk = false;
+  let indexSeconds: number | undefined;
   try {
     if (dryRun) {
       await load(null, 0, null);
     } else {
       bulk = opts.bulk !== 'never' && shouldBulkLoad(Math.floor(totalBytes / BYTES_PER_ROW), await estimatedListings(pool!));
       if (bulk) {
-        await withSecondaryIndexesRebuilt(pool!, (client) => withSeen(client, (seen) => load(client, 1, seen)));
+        await withSecondaryIndexesRebuilt(
+          pool!,
+          (client) => withSeen(client, (seen) => load(client, 1, seen)),
+          (s) => (indexSeconds = s),
+        );
       } else {
         await withSeen(undefined, (seen) => load(pool!, opts.concurrency ?? 2, seen));
       }
@@ -148,9 +153,12 @@ export async function importFile(pool: pg.Pool | null, opts: ImportOptions): Pro
   }
 
   counts.unchanged = dryRun ? 0 : counts.accepted - counts.inserted - counts.updated;
+  const refreshStart = performance.now();
   if (!dryRun) await refreshMarketFigures(pool!);
+  const refreshSeconds = (performance.now() - refreshStart) / 1000;
 
   const seconds = (performance.now() - t0) / 1000;
+  const round = (s: number) => Math.round(s * 1000) / 1000;
   const head: ImportReportHead = {
     file: opts.file,
     format: opts.format,
@@ -160,8 +168,13 @@ export async function importFile(pool: pg.Pool | null, opts: ImportOptions): Pro
     mode: dryRun ? 'dry_run' : bulk ? 'bulk' : 'incremental',
     started_at: started.toISOString(),
     finished_at: new Date().toISOString(),
-    seconds: Math.round(seconds * 1000) / 1000,
+    seconds: round(seconds),
     rows_per_second: seconds > 0 ? Math.round(counts.rows / seconds) : counts.rows,
+    phases: {
+      load: round(seconds - refreshSeconds - (indexSeconds ?? 0)),
+      ...(indexSeconds !== undefined ? { index_rebuild: round(indexSeconds) } : {}),
+      ...(dryRun ? {} : { market_refresh: round(refreshSeconds) }),
+    },
     counts,
     ...(fullSkippedReason ? { full_skipped_reason: fullSkippedReason } : {}),
   };

@@ -44,8 +44,7 @@ export const ZPriceHistoryEntry = z.object({ date: isoTimestamp, price: xaf }).s
 export const ZListingRecord = z
   .object({
     source_ref: text(200),
-    // Titles pasted from portals carry line breaks and runs of spaces: one line, single spaces.
-    title: text(300).transform((t) => t.replace(/\s+/g, ' ')),
+    title: text(300),
     price: xaf,
     currency: z.literal('XAF', { errorMap: () => ({ message: 'must be XAF' }) }).default('XAF'),
     city: text(100),

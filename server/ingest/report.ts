@@ -43,6 +43,8 @@ export interface ImportReportHead {
   finished_at: string;
   seconds: number;
   rows_per_second: number;
+  /** Parts of `seconds`: reading and writing rows, rebuilding indexes (bulk), market figures. */
+  phases: { load: number; index_rebuild?: number; market_refresh?: number };
   counts: ImportCounts;
   /** Why --full removed nothing although asked, if it did not run. */
   full_skipped_reason?: string;

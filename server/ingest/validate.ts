@@ -22,6 +22,9 @@ const PLACES = new Map<string, Place>(
   ]),
 );
 
+/** Titles pasted from portals carry line breaks and runs of spaces: one line, single spaces. */
+const UNTIDY_SPACE = /\s\s|[\t\n\r\f\v\u00a0]/;
+
 function describe(issue: ZodIssue): string {
   const path = issue.path.join('.');
   const message = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message;
@@ -36,6 +39,7 @@ export function validateRow(value: Record<string, unknown>): Validated {
     return { ok: false, reason: reasons.join('; '), sourceRef: typeof ref === 'string' && ref.trim() ? ref.trim() : undefined };
   }
   const record = parsed.data;
+  if (UNTIDY_SPACE.test(record.title)) record.title = record.title.replace(/\s+/g, ' ');
   const place = PLACES.get(cachedMatchKey(record.city));
   if (place) {
     record.city = place.name;
