@@ -19,12 +19,17 @@ export function shouldBulkLoad(incomingRows: number, existingRows: number): bool
   return incomingRows >= BULK_MIN_ROWS && incomingRows >= 2 * existingRows;
 }
 
-/** PostgreSQL's estimate of the table's size: exact enough for the choice, and instant. */
+/**
+ * The table's size: PostgreSQL's estimate, instant and exact enough for the choice; a
+ * real count when the table was never analysed (the estimate is then -1, and taking it
+ * for 0 could lock a large table for a modest import).
+ */
 export async function estimatedListings(pool: pg.Pool): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(
-    "SELECT greatest(reltuples, 0)::bigint::int AS n FROM pg_class WHERE oid = 'listings'::regclass",
-  );
-  return rows[0]?.n ?? 0;
+  const { rows } = await pool.query<{ n: number }>("SELECT reltuples::bigint::int AS n FROM pg_class WHERE oid = 'listings'::regclass");
+  const estimate = rows[0]?.n ?? -1;
+  if (estimate >= 0) return estimate;
+  const { rows: counted } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM listings');
+  return counted[0].n;
 }
 
 /** Indexes that neither the primary key nor ON CONFLICT (source, source_ref) needs. */

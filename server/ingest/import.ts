@@ -27,8 +27,11 @@ export interface ImportOptions {
   /** Concurrent batch writes (database connections used). Default 2. */
   concurrency?: number;
   batchRows?: number;
-  /** `auto` (default) bulk-loads a file at least twice the size of the table; see bulk-load.ts. */
-  bulk?: 'auto' | 'never';
+  /**
+   * `auto` (default) bulk-loads a file at least twice the size of the table (see
+   * bulk-load.ts); `never` and `always` force the choice (benchmarks, tests).
+   */
+  bulk?: 'auto' | 'never' | 'always';
   onProgress?: (p: ImportProgress) => void;
 }
 
@@ -136,7 +139,8 @@ export async function importFile(pool: pg.Pool | null, opts: ImportOptions): Pro
     if (dryRun) {
       await load(null, 0, null);
     } else {
-      bulk = opts.bulk !== 'never' && shouldBulkLoad(Math.floor(totalBytes / BYTES_PER_ROW), await estimatedListings(pool!));
+      bulk = opts.bulk === 'always' ||
+        (opts.bulk !== 'never' && shouldBulkLoad(Math.floor(totalBytes / BYTES_PER_ROW), await estimatedListings(pool!)));
       if (bulk) {
         await withSecondaryIndexesRebuilt(
           pool!,
