@@ -2,17 +2,11 @@
  * The API server with the dashboard mounted, over the seeded test database, and a small
  * browser-like HTTP client (cookie jar, CSRF tokens read from the forms) for its pages.
  */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { Redis } from 'ioredis';
 import type { PlanName } from '../../contract/plans.js';
-import { buildApp } from '../../server/app.js';
-import { dashboardRouter } from '../../server/dashboard/index.js';
 import type { LoginLimits } from '../../server/dashboard/login-limiter.js';
-import { type Database, openDatabase } from '../../server/db.js';
-import { AccountRateLimiter } from '../../server/http/rate-limit.js';
+import type { Database } from '../../server/db.js';
+import { startTestServer } from '../helpers/server.js';
 import { randomId } from '../../server/ids.js';
-import { createLogger } from '../../server/logger.js';
 
 export interface DashboardServer {
   baseUrl: string;
@@ -24,45 +18,13 @@ export interface DashboardServer {
 export async function startDashboardServer(
   options: { redis?: boolean; loginLimits?: LoginLimits; now?: () => Date; secureCookies?: boolean } = {},
 ): Promise<DashboardServer> {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set: run through vitest (test/global-setup.ts)');
-  const db = openDatabase(url, { max: 5 });
-  const redis = options.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const app = buildApp({
-    pool: db.pool,
-    logger,
-    rateLimiter: new AccountRateLimiter(),
-    cursorSecret: 'test-cursor-secret-0123456789',
-    mounts: [
-      {
-        path: '/dashboard',
-        router: dashboardRouter({
-          prisma: db.prisma,
-          pool: db.pool,
-          logger,
-          redis,
-          loginLimits: options.loginLimits,
-          now: options.now,
-          secureCookies: options.secureCookies,
-        }),
-      },
-    ],
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { redis, ...dashboard } = options;
+  const server = await startTestServer({ redis, dashboard });
   return {
-    baseUrl,
-    db,
-    client: () => new Client(baseUrl),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      redis?.disconnect();
-      await db.close();
-    },
+    baseUrl: server.baseUrl,
+    db: server.db,
+    client: () => new Client(server.baseUrl),
+    close: () => server.close(),
   };
 }
 

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import type { PlanName } from '../../contract/plans.js';
 import { createAccount } from '../../server/accounts/service.js';
 import { buildApp } from '../../server/app.js';
-import { dashboardRouter } from '../../server/dashboard/index.js';
+import { type DashboardDeps, dashboardRouter } from '../../server/dashboard/index.js';
 import { type Database, openDatabase } from '../../server/db.js';
 import { randomId } from '../../server/ids.js';
 import { AccountRateLimiter } from '../../server/http/rate-limit.js';
@@ -23,7 +23,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { redis?: boolean } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /** Share rate limits (API and dashboard log-in) through REDIS_URL, when it is set. */
+  redis?: boolean;
+  /** Dashboard settings tests may change (log-in limits, clock, Secure cookies). */
+  dashboard?: Pick<DashboardDeps, 'loginLimits' | 'now' | 'secureCookies'>;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run through vitest (test/global-setup.ts)');
   const db = openDatabase(url, { max: 5 });
@@ -34,7 +41,7 @@ export async function startTestServer(options: { redis?: boolean } = {}): Promis
     logger,
     rateLimiter: new AccountRateLimiter(redis),
     cursorSecret: 'test-cursor-secret-0123456789',
-    mounts: [{ path: '/dashboard', router: dashboardRouter({ prisma: db.prisma, pool: db.pool, logger, redis }) }],
+    mounts: [{ path: '/dashboard', router: dashboardRouter({ prisma: db.prisma, pool: db.pool, logger, redis, ...options.dashboard }) }],
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
