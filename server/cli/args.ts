@@ -1,7 +1,8 @@
 /** Option parsing for admin commands: unknown or malformed options are usage errors. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PLAN_NAMES, type PlanName } from '../../contract/plans.js';
-import { UsageError } from './io.js';
+import { findAccountByEmail } from '../accounts/service.js';
+import { type CommandContext, UsageError } from './io.js';
 
 export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
   try {
@@ -26,4 +27,11 @@ export function positiveInt(value: string | undefined, flag: string): number | u
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} must be a positive integer`);
   return Number(value);
+}
+
+/** The database and the account named by `--email`, for commands that act on one account. */
+export async function accountOption(ctx: CommandContext, email: string | undefined) {
+  const address = required(email, 'email');
+  const { prisma } = await ctx.db();
+  return { prisma, account: await findAccountByEmail(prisma, address) };
 }

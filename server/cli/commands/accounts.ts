@@ -1,5 +1,5 @@
-import { createAccount, findAccountByEmail, accountView } from '../../accounts/service.js';
-import { parseOptions, plan, positiveInt, required } from '../args.js';
+import { accountView, createAccount } from '../../accounts/service.js';
+import { accountOption, parseOptions, plan, positiveInt, required } from '../args.js';
 import type { Command } from '../io.js';
 
 const create: Command = {
@@ -40,9 +40,7 @@ function setStatus(status: 'active' | 'suspended'): Command {
     usage: `${name} --email E`,
     async run(args, ctx) {
       const { values } = parseOptions(args, { email: { type: 'string' } });
-      const email = required(values.email, 'email');
-      const { prisma } = await ctx.db();
-      const account = await findAccountByEmail(prisma, email);
+      const { prisma, account } = await accountOption(ctx, values.email);
       const updated = await prisma.account.update({ where: { id: account.id }, data: { status } });
       ctx.print({ account: accountView(updated) }, `account <${updated.email}> is now ${status}`);
     },

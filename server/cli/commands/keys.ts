@@ -1,5 +1,5 @@
-import { createKey, findAccountByEmail, listKeys, revokeKey } from '../../accounts/service.js';
-import { parseOptions, required } from '../args.js';
+import { createKey, listKeys, revokeKey } from '../../accounts/service.js';
+import { accountOption, parseOptions, required } from '../args.js';
 import type { Command } from '../io.js';
 
 const create: Command = {
@@ -7,9 +7,7 @@ const create: Command = {
   usage: 'keys create --email E [--name N]',
   async run(args, ctx) {
     const { values } = parseOptions(args, { email: { type: 'string' }, name: { type: 'string' } });
-    const email = required(values.email, 'email');
-    const { prisma } = await ctx.db();
-    const account = await findAccountByEmail(prisma, email);
+    const { prisma, account } = await accountOption(ctx, values.email);
     const result = await createKey(prisma, account.id, values.name ?? 'API key');
     ctx.print({ key: result.key, key_info: result.keyInfo }, `API key "${result.keyInfo.name}" (shown once, store it now): ${result.key}`);
   },
@@ -20,9 +18,7 @@ const list: Command = {
   usage: 'keys list --email E',
   async run(args, ctx) {
     const { values } = parseOptions(args, { email: { type: 'string' } });
-    const email = required(values.email, 'email');
-    const { prisma } = await ctx.db();
-    const account = await findAccountByEmail(prisma, email);
+    const { prisma, account } = await accountOption(ctx, values.email);
     const keys = await listKeys(prisma, account.id);
     const lines = keys.map(
       (k) =>
@@ -37,10 +33,8 @@ const revoke: Command = {
   usage: 'keys revoke --email E --prefix P',
   async run(args, ctx) {
     const { values } = parseOptions(args, { email: { type: 'string' }, prefix: { type: 'string' } });
-    const email = required(values.email, 'email');
     const prefix = required(values.prefix, 'prefix');
-    const { prisma } = await ctx.db();
-    const account = await findAccountByEmail(prisma, email);
+    const { prisma, account } = await accountOption(ctx, values.email);
     const key = await revokeKey(prisma, account.id, prefix);
     ctx.print({ key_info: key }, `revoked ${key.prefix}… "${key.name}"`);
   },

@@ -1,6 +1,6 @@
 import { PLANS, PLAN_NAMES } from '../../../contract/plans.js';
-import { changePlan, findAccountByEmail } from '../../accounts/service.js';
-import { parseOptions, plan, required } from '../args.js';
+import { changePlan } from '../../accounts/service.js';
+import { accountOption, parseOptions, plan } from '../args.js';
 import type { Command } from '../io.js';
 
 const set: Command = {
@@ -8,10 +8,8 @@ const set: Command = {
   usage: 'plans set --email E --plan starter|pro|enterprise',
   async run(args, ctx) {
     const { values } = parseOptions(args, { email: { type: 'string' }, plan: { type: 'string' } });
-    const email = required(values.email, 'email');
     const target = plan(values.plan);
-    const { prisma } = await ctx.db();
-    const account = await findAccountByEmail(prisma, email);
+    const { prisma, account } = await accountOption(ctx, values.email);
     const updated = await changePlan(prisma, account.id, target);
     ctx.print({ account: updated }, `account <${updated.email}> is now on ${PLANS[updated.plan].label}`);
   },

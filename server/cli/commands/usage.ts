@@ -1,5 +1,5 @@
-import { findAccountByEmail, monthlyUsage } from '../../accounts/service.js';
-import { parseOptions, required } from '../args.js';
+import { monthlyUsage } from '../../accounts/service.js';
+import { accountOption, parseOptions } from '../args.js';
 import type { Command } from '../io.js';
 
 export const commands: Command[] = [
@@ -8,9 +8,7 @@ export const commands: Command[] = [
     usage: 'usage --email E',
     async run(args, ctx) {
       const { values } = parseOptions(args, { email: { type: 'string' } });
-      const email = required(values.email, 'email');
-      const { prisma } = await ctx.db();
-      const account = await findAccountByEmail(prisma, email);
+      const { prisma, account } = await accountOption(ctx, values.email);
       const usage = await monthlyUsage(prisma, account.id);
       ctx.print(
         { usage },
