@@ -54,12 +54,14 @@ async function main(): Promise<number> {
     async db() {
       if (db) return db;
       const config = loadConfig();
-      let url = config.databaseUrl ?? runningEmbeddedUrl(config.dataDir);
+      const served = config.databaseUrl ? null : runningEmbeddedUrl(config.dataDir);
+      let url = config.databaseUrl ?? served;
       if (!url) {
         embedded = await startEmbeddedPostgres(config.dataDir);
         url = embedded.url;
       }
-      await applyMigrations(url);
+      // A running server has migrated its embedded database already (or is doing it).
+      if (!served) await applyMigrations(url);
       db = openDatabase(url, { max: embedded ? 4 : 10 });
       return db;
     },
