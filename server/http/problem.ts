@@ -2,14 +2,14 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ZodError } from 'zod';
-import { ERROR_CODES, ERROR_TYPE_BASE, type ErrorCode, type TFieldError, type TProblem } from '../../contract/errors.js';
+import { ERROR_CODES, ERROR_TYPE_BASE, type TFieldError, type TProblem } from '../../contract/errors.js';
 import { ApiError, isDatabaseUnavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { context } from './context.js';
 import { quotaView, setQuotaHeaders } from './quota-view.js';
 import type { UsageMeter } from './usage-meter.js';
 
-export function sendProblem(res: Response, err: ApiError): void {
+function sendProblem(res: Response, err: ApiError): void {
   const ctx = context(res);
   const body: TProblem = {
     type: `${ERROR_TYPE_BASE}${err.code}`,
@@ -73,6 +73,3 @@ export function errorHandler(deps: { logger: Logger; meter: UsageMeter }): Error
   };
 }
 
-export function problemFor(code: ErrorCode, detail: string, headers?: Record<string, string>): ApiError {
-  return new ApiError(code, detail, { headers });
-}
