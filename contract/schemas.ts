@@ -121,8 +121,19 @@ export type TCollectionMeta = z.infer<typeof ZCollectionMeta>;
 
 /* ---------------------------------------------------------------- queries */
 
-const int = (description: string, example: number, min = 0) =>
-  extendApi(z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(min), { description, example });
+/** A whole-number filter between 0 and `max`: beyond that no listing can match, and the database column could not hold it. */
+const int = (description: string, example: number, max: number) =>
+  extendApi(
+    z.coerce
+      .number({ invalid_type_error: 'must be a number' })
+      .int('must be an integer')
+      .min(0, `must be between 0 and ${max}`)
+      .max(max, `must be between 0 and ${max}`),
+    { description, example },
+  );
+const MAX_PRICE = 1_000_000_000_000_000; // 10^15 XAF
+const MAX_SURFACE = 100_000_000; // 100 km²
+const MAX_ROOMS = 1_000;
 const text = (description: string, example: string) =>
   extendApi(z.string().trim().min(1, 'must not be empty').max(100), { description, example });
 
@@ -136,12 +147,12 @@ export const ZListingsQuery = z
     neighborhood: text('Neighbourhood, matched without regard to case or accents.', 'Bonapriso').optional(),
     type: ZPropertyType.optional(),
     purpose: ZPurpose.optional(),
-    min_price: int('Minimum price, XAF, inclusive.', 10000000).optional(),
-    max_price: int('Maximum price, XAF, inclusive.', 500000000).optional(),
-    min_surface: int('Minimum surface, m², inclusive.', 100).optional(),
-    max_surface: int('Maximum surface, m², inclusive.', 1000).optional(),
-    min_bedrooms: int('Minimum number of bedrooms.', 3).optional(),
-    min_bathrooms: int('Minimum number of bathrooms.', 2).optional(),
+    min_price: int('Minimum price, XAF, inclusive.', 10000000, MAX_PRICE).optional(),
+    max_price: int('Maximum price, XAF, inclusive.', 500000000, MAX_PRICE).optional(),
+    min_surface: int('Minimum surface, m², inclusive.', 100, MAX_SURFACE).optional(),
+    max_surface: int('Maximum surface, m², inclusive.', 1000, MAX_SURFACE).optional(),
+    min_bedrooms: int('Minimum number of bedrooms.', 3, MAX_ROOMS).optional(),
+    min_bathrooms: int('Minimum number of bathrooms.', 2, MAX_ROOMS).optional(),
     listed_after: extendApi(isoDateOrTimestamp, { description: 'Only listings published at or after this date or instant.', example: '2026-10-01' }).optional(),
     updated_after: extendApi(isoDateOrTimestamp, {
       description: 'Only listings changed strictly after this instant: with `sort=updated_at` and `status=any`, the incremental-sync feed.',
