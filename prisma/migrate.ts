@@ -1,10 +1,11 @@
-// `npm run db:migrate`            applies pending migrations to DATABASE_URL
 // `npm run db:diff -- NAME`       writes prisma/migrations/<timestamp>_NAME/migration.sql
 //                                 from the change in schema.prisma (needs DATABASE_URL:
 //                                 the engine replays migrations in a shadow database there)
+// (`npm run db:migrate`, the deploy step, is the operator CLI's `migrate` command.)
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MIGRATIONS_DIR, applyMigrations, diffMigrationsToSchema } from './schema-engine.js';
+import { MIGRATIONS_DIR } from './paths.js';
+import { diffMigrationsToSchema } from './schema-engine/migrations.js';
 
 function fail(message: string): never {
   console.error(`error: ${message}`);
@@ -20,11 +21,6 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) fail('DATABASE_URL is not set (e.g. postgresql://127.0.0.1:5432/mboa)');
 
-  if (command === 'deploy') {
-    const applied = await applyMigrations(databaseUrl);
-    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
-    return;
-  }
   if (command === 'diff') {
     if (!name || !/^[a-z0-9_]+$/.test(name)) fail('usage: npm run db:diff -- NAME  (NAME: lower-case letters, digits, _)');
     const sql = await diffMigrationsToSchema(databaseUrl);
@@ -39,7 +35,7 @@ async function main() {
     console.log(`wrote ${join(dir, 'migration.sql')}`);
     return;
   }
-  fail('usage: migrate.ts deploy | diff NAME');
+  fail('usage: migrate.ts diff NAME');
 }
 
 main().catch((err: Error) => fail(err.message));
