@@ -1,68 +1,173 @@
-/** The OpenAPI 3 document, generated from the contract (never written by hand). */
-import { generateOpenApi } from '@ts-rest/open-api';
-import { ERROR_CODES, ERROR_TYPE_BASE } from './errors.js';
-import { PLANS, PLAN_NAMES } from './plans.js';
+/**
+ * The OpenAPI 3 document, generated from the contract (never written by hand): every
+ * route's parameters from its zod query, named component schemas, problem+json errors,
+ * every response header, examples on every response, a curl and an SDK sample per
+ * operation. `npm run lint:openapi` holds it to Redocly's recommended rules.
+ */
+import type { AppRoute } from '@ts-rest/core';
+import type { ZodTypeAny } from 'zod';
+import { ERROR_TYPE_BASE, ZFieldError, ZProblem, ZProblemMeta } from './errors.js';
+import { apiDescription } from './openapi/description.js';
+import { SUCCESS_EXAMPLES } from './openapi/examples.js';
+import { type JsonSchema, SchemaRegistry, toJsonSchema } from './openapi/json-schema.js';
+import { errorResponseComponents, errorResponseRefs, HEADERS, successHeaders } from './openapi/responses.js';
+import { codeSamples, samplesMarkdown } from './openapi/samples.js';
+import { NEIGHBOURHOODS_BY_CITY } from './places.js';
+import { type EndpointName, PLANS } from './plans.js';
 import { contract, type RouteMetadata } from './router.js';
+import * as S from './schemas.js';
+
+/** Every schema the document names, as `#/components/schemas/<name>`. */
+const NAMED_SCHEMAS: Record<string, ZodTypeAny> = {
+  PropertyType: S.ZPropertyType,
+  Purpose: S.ZPurpose,
+  ListingStatus: S.ZListingStatus,
+  Currency: S.ZCurrency,
+  Listing: S.ZListing,
+  PriceChange: S.ZPriceChange,
+  ListingDetail: S.ZListingDetail,
+  Quota: S.ZQuota,
+  SingleMeta: S.ZSingleMeta,
+  PageMeta: S.ZPageMeta,
+  CollectionMeta: S.ZCollectionMeta,
+  MarketStat: S.ZMarketStat,
+  MarketTrend: S.ZMarketTrend,
+  Ping: S.ZPing,
+  ListingsPage: S.ZListingsPage,
+  ListingResponse: S.ZListingResponse,
+  MarketStatsResponse: S.ZStatsResponse,
+  MarketTrendsResponse: S.ZTrendsResponse,
+  PingResponse: S.ZPingResponse,
+  FieldError: ZFieldError,
+  ProblemMeta: ZProblemMeta,
+  Problem: ZProblem,
+};
+
+/** Operation ids and tags per endpoint; an endpoint missing here gets a derived id. */
+const OPERATIONS: Partial<Record<EndpointName, { id: string; tag: string }>> = {
+  'listings.search': { id: 'searchListings', tag: 'Listings' },
+  'listings.get': { id: 'getListing', tag: 'Listings' },
+  'market.stats': { id: 'getMarketStats', tag: 'Market' },
+  'market.trends': { id: 'getMarketTrends', tag: 'Market' },
+  'exports.listings': { id: 'exportListings', tag: 'Exports' },
+  ping: { id: 'ping', tag: 'Status' },
+};
+
+const TAGS = [
+  { name: 'Listings', description: 'Search property listings with filters and cursor pagination; read one listing with its price history.' },
+  { name: 'Market', description: 'Precomputed market figures: statistics per city or neighbourhood, and 30-day trends.' },
+  { name: 'Exports', description: 'Bulk copies of the listings as NDJSON, resumable (Enterprise).' },
+  { name: 'Status', description: 'Health of the API and your remaining quota, never counted.' },
+];
+
+/** Where curl samples point when the document's server is relative. */
+const LOCAL_ORIGIN = 'http://localhost:3000';
+
+function routesOf(router: Record<string, unknown>): AppRoute[] {
+  return Object.values(router).flatMap((node) =>
+    node && typeof node === 'object' && 'method' in node && 'path' in node ? [node as AppRoute] : routesOf(node as Record<string, unknown>),
+  );
+}
+
+/** The object schema under refinements (`.superRefine()` wraps it in effects). */
+function objectShape(schema: unknown): Record<string, ZodTypeAny> {
+  let s = schema as { _def: { typeName: string; schema?: unknown }; shape?: Record<string, ZodTypeAny> } | undefined;
+  while (s && s._def.typeName === 'ZodEffects') s = s._def.schema as typeof s;
+  return s?.shape ?? {};
+}
+
+function parameters(route: AppRoute): JsonSchema[] {
+  const list: JsonSchema[] = [];
+  const add = (where: 'path' | 'query', shape: Record<string, ZodTypeAny>) => {
+    for (const [name, field] of Object.entries(shape)) {
+      const { description, example, ...schema } = toJsonSchema(field, 'input');
+      list.push({
+        name,
+        in: where,
+        ...(where === 'path' || !field.isOptional() ? { required: true } : {}),
+        ...(description ? { description } : {}),
+        schema,
+        ...(example !== undefined ? { example } : {}),
+      });
+    }
+  };
+  if ('pathParams' in route) add('path', objectShape(route.pathParams));
+  if ('query' in route) add('query', objectShape(route.query));
+  return list;
+}
+
+/** A 2xx body: JSON from its zod schema, or another media type (`c.otherResponse`, e.g. an NDJSON export). */
+function successContent(response: unknown, registry: SchemaRegistry): { mediaType: string; schema: JsonSchema } {
+  if (response && typeof response === 'object' && 'contentType' in response) {
+    const other = response as { contentType: string; body: unknown };
+    const schema = other.body && typeof other.body === 'object' && '_def' in other.body ? toJsonSchema(other.body as ZodTypeAny) : { type: 'string' };
+    return { mediaType: other.contentType, schema: registry.reference(schema) };
+  }
+  return { mediaType: 'application/json', schema: registry.reference(toJsonSchema(response as ZodTypeAny)) };
+}
 
 export function buildOpenApiDocument(options: { version: string; serverUrl?: string }) {
-  const plansTable = PLAN_NAMES.map((name) => {
-    const p = PLANS[name];
-    const n = (v: number | null) => (v === null ? 'unlimited' : v.toLocaleString('en-US'));
-    return `| ${p.label} | ${p.priceXafPerMonth.toLocaleString('en-US')} | ${n(p.monthlyQuota)} | ${p.ratePerMinute === null ? 'unlimited' : `${n(p.ratePerMinute)}/min`} | ${n(p.maxKeys)} |`;
-  }).join('\n');
-  const codes = Object.entries(ERROR_CODES)
-    .map(([code, { status, title }]) => `| \`${code}\` | ${status} | ${title} |`)
-    .join('\n');
+  const registry = new SchemaRegistry(NAMED_SCHEMAS);
+  const absolute = options.serverUrl !== undefined && /^https?:\/\//.test(options.serverUrl);
+  const origin = absolute ? options.serverUrl!.replace(/\/+$/, '') : LOCAL_ORIGIN;
 
-  const document = generateOpenApi(
-    contract,
-    {
-      openapi: '3.0.3',
-      info: {
-        title: 'Mboa real estate data API',
-        version: options.version,
-        description: [
-          'Property listings and market statistics for Cameroon. Read-only JSON over HTTPS; every request carries an `X-API-Key` header.',
-          '',
-          '**Envelope.** Every body has a `meta` object with `request_id` and your `quota` after this call. Lists add `total`, `returned`, `limit`, `next_cursor`, `has_more`.',
-          '',
-          '**Quota.** Every 2xx answer but `/ping` counts; errors are never charged. The month is the UTC calendar month. Over the per-minute limit: 429 `rate_limited` with `Retry-After`; over the monthly quota: 429 `quota_exceeded` with `Retry-After` until the reset and `X-Should-Retry: false`.',
-          '',
-          '| Plan | FCFA / month | Calls / month | Rate limit | API keys |',
-          '|---|---|---|---|---|',
-          plansTable,
-          '',
-          '**Errors** are RFC 9457 problem details (`application/problem+json`), with a stable `code`:',
-          '',
-          '| code | status | title |',
-          '|---|---|---|',
-          codes,
-        ].join('\n'),
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routesOf(contract as unknown as Record<string, unknown>)) {
+    const metadata = route.metadata as RouteMetadata;
+    const op = OPERATIONS[metadata.endpoint] ?? { id: metadata.endpoint.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()), tag: 'Listings' };
+    const samples = codeSamples(metadata.endpoint, route.path, origin);
+    const plans = metadata.plans.map((p) => PLANS[p].label).join(', ');
+    const success = successContent(route.responses[200], registry);
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] = {
+      get: {
+        operationId: op.id,
+        summary: route.summary,
+        description: `${route.description ?? ''}\n\nPlans: ${plans}.${metadata.counted ? '' : ' Never counted in the quota.'}\n\n${samplesMarkdown(samples)}`,
+        tags: [op.tag],
+        parameters: parameters(route),
+        responses: {
+          200: {
+            description: metadata.counted ? 'Success (one call of your monthly quota).' : 'Success (not counted).',
+            headers: successHeaders(),
+            content: { [success.mediaType]: { schema: success.schema, examples: SUCCESS_EXAMPLES[metadata.endpoint] } },
+          },
+          ...errorResponseRefs([400, 401, 403, ...(path.includes('{id}') ? [404] : []), 405, 429, 500, 503]),
+        },
+        'x-mboa-plans': metadata.plans,
+        'x-codeSamples': samples,
       },
-      servers: options.serverUrl ? [{ url: options.serverUrl }] : [],
-    },
-    {
-      setOperationId: true,
-      operationMapper: (operation, route) => {
-        const metadata = route.metadata as RouteMetadata;
-        return {
-          ...operation,
-          security: [{ ApiKeyAuth: [] }],
-          'x-mboa-plans': metadata.plans,
-          description: `${operation.description ?? ''}\n\nPlans: ${metadata.plans.map((p) => PLANS[p].label).join(', ')}.`,
-        };
-      },
-    },
-  );
+    };
+  }
 
   return {
-    ...document,
+    openapi: '3.0.3',
+    info: {
+      title: 'Mboa real estate data API',
+      version: options.version,
+      description: apiDescription(),
+      contact: { name: 'Mboa support', url: 'https://docs.mboa.cm/support', email: 'support@mboa.cm' },
+      license: { name: 'Proprietary: use under the Mboa terms of service', url: 'https://docs.mboa.cm/terms' },
+    },
+    servers: [
+      absolute
+        ? { url: origin, description: 'Mboa API' }
+        : { url: '/', description: 'This server (set MBOA_PUBLIC_URL to publish its public address)' },
+    ],
+    security: [{ ApiKeyAuth: [] }],
+    tags: TAGS,
+    paths,
     components: {
-      ...document.components,
       securitySchemes: {
-        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'mboa_live_ followed by 32 characters.' },
+        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '`mboa_live_` followed by 32 characters, from the dashboard.' },
       },
+      schemas: registry.components(),
+      responses: errorResponseComponents(registry.ref('Problem')),
+      headers: HEADERS,
     },
     externalDocs: { description: 'Error codes', url: ERROR_TYPE_BASE },
+    'x-mboa-places': NEIGHBOURHOODS_BY_CITY,
   };
 }
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -7,8 +7,12 @@ export const PLAN_NAMES = ['starter', 'pro', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
 /** Endpoints, named as in the route metadata and the usage breakdown. */
-export const ENDPOINTS = ['ping', 'listings.search', 'listings.get', 'market.stats', 'market.trends'] as const;
+export const ENDPOINTS = ['ping', 'listings.search', 'listings.get', 'market.stats', 'market.trends', 'exports.listings'] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
+
+/** Support levels, by stable id: what the dashboard translates (its text per language lives in its catalogue). */
+export const SUPPORT_LEVELS = ['email', 'priority', 'dedicated'] as const;
+export type SupportLevel = (typeof SUPPORT_LEVELS)[number];
 
 export interface PlanDefinition {
   name: PlanName;
@@ -18,6 +22,8 @@ export interface PlanDefinition {
   ratePerMinute: number | null;
   maxKeys: number | null;
   endpoints: readonly EndpointName[];
+  supportLevel: SupportLevel;
+  /** The support level in English words, as the operator CLI lists plans. */
   support: string;
   usageAnalytics: boolean;
 }
@@ -33,6 +39,7 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
     ratePerMinute: 30,
     maxKeys: 1,
     endpoints: STARTER_ENDPOINTS,
+    supportLevel: 'email',
     support: 'e-mail',
     usageAnalytics: false,
   },
@@ -44,6 +51,7 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
     ratePerMinute: 300,
     maxKeys: 5,
     endpoints: [...STARTER_ENDPOINTS, 'market.trends'],
+    supportLevel: 'priority',
     support: 'priority, response under 24 h',
     usageAnalytics: true,
   },
@@ -55,6 +63,7 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
     ratePerMinute: null,
     maxKeys: null,
     endpoints: ENDPOINTS,
+    supportLevel: 'dedicated',
     support: 'dedicated, response under 4 h; 99.9% SLA with on-call',
     usageAnalytics: true,
   },
@@ -64,3 +73,15 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
 export function plansIncluding(endpoint: EndpointName): PlanName[] {
   return PLAN_NAMES.filter((plan) => PLANS[plan].endpoints.includes(endpoint));
 }
+
+/**
+ * Test keys (`mboa_test_…`), on every plan: the same endpoints as the account's live keys,
+ * over a fixed public sample of listings and market figures; never counted in the quota,
+ * limited per account and per minute on their own.
+ */
+export const TEST_KEYS = {
+  /** Active test keys an account may hold, beside its plan's live keys. */
+  perAccount: 5,
+  /** Calls per minute, per account, across its test keys. */
+  ratePerMinute: 60,
+} as const;

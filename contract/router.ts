@@ -6,7 +6,11 @@ import { initContract } from '@ts-rest/core';
 import { ZProblem } from './errors.js';
 import { type EndpointName, type PlanName, plansIncluding } from './plans.js';
 import {
+  EXPORT_LINES_PER_CALL,
+  ZExportQuery,
+  ZListing,
   ZListingParams,
+  ZListingQuery,
   ZListingResponse,
   ZListingsPage,
   ZListingsQuery,
@@ -16,6 +20,7 @@ import {
   ZStatsResponse,
   ZTrendsQuery,
   ZTrendsResponse,
+  TREND_MIN_SAMPLE,
 } from './schemas.js';
 
 const c = initContract();
@@ -38,6 +43,7 @@ const problems = {
   401: ZProblem,
   403: ZProblem,
   404: ZProblem,
+  405: ZProblem,
   429: ZProblem,
   500: ZProblem,
   503: ZProblem,
@@ -60,9 +66,10 @@ export const contract = c.router(
         method: 'GET',
         path: '/listings/:id',
         pathParams: ZListingParams,
+        query: ZListingQuery,
         responses: { 200: ZListingResponse },
         summary: 'Get one listing',
-        description: 'Public fields of one listing, with its price history. Removed listings stay readable.',
+        description: 'Public fields of one listing, with its price history. Removed listings stay readable. `currency` is the only parameter; any other is refused.',
         metadata: meta('listings.get'),
       },
     }),
@@ -72,8 +79,9 @@ export const contract = c.router(
         path: '/market/stats',
         query: ZStatsQuery,
         responses: { 200: ZStatsResponse },
-        summary: 'Market statistics per city',
-        description: 'Volume, average, median, minimum and maximum price and price per m² of active listings, per city and purpose.',
+        summary: 'Market statistics per city or neighbourhood',
+        description:
+          'Volume, mean, minimum, quartiles, median and maximum of price and of price per m² of active listings, per city (or per neighbourhood with `neighborhood`) and purpose, with the sample size of every row. Read from figures precomputed after every data load and periodically (`as_of`).',
         metadata: meta('market.stats'),
       },
       trends: {
@@ -83,8 +91,29 @@ export const contract = c.router(
         responses: { 200: ZTrendsResponse },
         summary: 'Market trends over 30 days',
         description:
-          'Per city, neighbourhood, type and purpose: listings published in the last 30 days and their prices, with the change against the 30 days before. Pro and Enterprise.',
+          `Per city, neighbourhood, type and purpose: listings published in the last 30 days and their prices, with the change against the 30 days before. Each row carries the sample size of both periods; a change is null when either period has fewer than ${TREND_MIN_SAMPLE} listings.`,
         metadata: meta('market.trends'),
+      },
+    }),
+    exports: c.router({
+      listings: {
+        method: 'GET',
+        path: '/exports/listings',
+        query: ZExportQuery,
+        responses: {
+          200: c.otherResponse({ contentType: 'application/x-ndjson', body: ZListing }),
+        },
+        summary: 'Export listings in bulk (NDJSON)',
+        description: [
+          'Every listing matching the search\'s filters, streamed as NDJSON: one JSON object per line, each exactly a search result (a Listing), ordered by `id`, in constant memory whatever the size. Compressed (gzip or br) when `Accept-Encoding` allows.',
+          '',
+          `**Counting.** One call of the quota per started block of ${EXPORT_LINES_PER_CALL.toLocaleString('en-US')} lines: the first block is taken before the first line, each next one before its first line. Once the quota is used up mid-export the connection is cut, and the resumed request gets 429 \`quota_exceeded\`. An export of nothing costs one call.`,
+          '',
+          '**Resuming.** A complete export ends with the end of the body; a failure cuts the connection instead. To continue, call again with `after` = the `id` of the last complete line received: no line is lost or sent twice. The SDK\'s `exports.listings()` does this by itself.',
+          '',
+          'The quota is in the `X-Quota-*` headers (there is no `meta`). Enterprise only.',
+        ].join('\n'),
+        metadata: meta('exports.listings'),
       },
     }),
     ping: {
@@ -93,7 +122,7 @@ export const contract = c.router(
       query: ZPingQuery,
       responses: { 200: ZPingResponse },
       summary: 'Health and remaining quota',
-      description: 'Authenticated and rate limited, but never counted in the quota.',
+      description: 'Authenticated and rate limited, but never counted in the quota. Takes no parameters; any is refused.',
       metadata: meta('ping', false),
     },
   },

@@ -1,0 +1,298 @@
+/**
+ * Example answers for the OpenAPI document: one or more per response, each a body the
+ * API could send (the tests parse every one with the contract's own schemas, and the
+ * linter checks them against the document's).
+ */
+import { type Currency, fromXaf } from '../currency.js';
+import { ERROR_CODES, ERROR_TYPE_BASE, type ErrorCode, type TProblem } from '../errors.js';
+import type {
+  TListing,
+  TListingResponse,
+  TListingsPage,
+  TMarketStat,
+  TMarketTrend,
+  TPingResponse,
+  TQuota,
+  TStatsResponse,
+  TTrendsResponse,
+} from '../schemas.js';
+
+const REQUEST_ID = 'req_3x9f0a1b2c4d5e6f';
+const QUOTA: TQuota = { plan: 'pro', limit: 100000, used: 1235, remaining: 98765, resets_at: '2026-12-01T00:00:00.000Z' };
+
+const VILLA = {
+  id: 'lst_8g2kq4m7x9c3v5b1n6d0',
+  title: 'Villa 5 chambres avec piscine à Bonapriso',
+  price: 450_000_000,
+  city: 'Douala',
+  neighborhood: 'Bonapriso',
+  surface: 420,
+  bedrooms: 5,
+  bathrooms: 4,
+  type: 'villa',
+  purpose: 'sale',
+  price_per_m2: 1_071_429,
+  status: 'active',
+  listed_at: '2026-09-14T08:30:00.000Z',
+  updated_at: '2026-11-02T17:05:00.000Z',
+  removed_at: null,
+  days_on_market: 69,
+} as const;
+
+const APARTMENT = {
+  id: 'lst_2m9xq7c4v1b8n3k6d5f0',
+  title: 'Appartement meublé 3 pièces à Bonamoussadi',
+  price: 350_000,
+  city: 'Douala',
+  neighborhood: 'Bonamoussadi',
+  surface: 110,
+  bedrooms: 2,
+  bathrooms: 2,
+  type: 'apartment',
+  purpose: 'rent',
+  price_per_m2: 3_182,
+  status: 'active',
+  listed_at: '2026-11-20T10:12:00.000Z',
+  updated_at: '2026-11-20T10:12:00.000Z',
+  removed_at: null,
+  days_on_market: 2,
+} as const;
+
+function listing(base: typeof VILLA | typeof APARTMENT, currency: Currency): TListing {
+  return { ...base, currency, price: fromXaf(base.price, currency), price_per_m2: fromXaf(base.price_per_m2, currency) };
+}
+
+function page(currency: Currency): TListingsPage {
+  return {
+    data: [listing(APARTMENT, currency), listing(VILLA, currency)],
+    meta: {
+      total: 1842,
+      returned: 2,
+      limit: 2,
+      next_cursor: 'eyJ2IjoxLCJmIjoiVjJ4a1pXNWhiV1VpIiwiayI6WyIyMDI2LTA5LTE0VDA4OjMwOjAwLjAwMFoiLCJsc3RfOGcya3E0bTd4OWMzdjViMW42ZDAiXSwidCI6MTg0Mn0.Qm9uYXByaXNvVmlsbGE1Q2g',
+      has_more: true,
+      quota: QUOTA,
+      request_id: REQUEST_ID,
+    },
+  };
+}
+
+const HISTORY_XAF = [
+  { date: '2026-09-14T08:30:00.000Z', price: 475_000_000 },
+  { date: '2026-10-01T00:00:00.000Z', price: 450_000_000 },
+];
+
+function detail(currency: Currency): TListingResponse {
+  return {
+    data: {
+      ...listing(VILLA, currency),
+      price_history: HISTORY_XAF.map((h) => ({ date: h.date, price: fromXaf(h.price, currency) })),
+    },
+    meta: { quota: QUOTA, request_id: REQUEST_ID },
+  };
+}
+
+const AS_OF = '2026-11-22T06:00:00.000Z';
+
+function stat(
+  place: { city: string; neighborhood: string | null },
+  n: number,
+  xaf: { avg: number; min: number; p25: number; median: number; p75: number; max: number },
+  ppm: { avg: number; p25: number; median: number; p75: number },
+  currency: Currency,
+): TMarketStat {
+  const m = (v: number) => fromXaf(v, currency);
+  return {
+    ...place,
+    purpose: 'sale',
+    type: place.neighborhood === null ? null : 'villa',
+    volume: n,
+    sample_size: n,
+    avg_price: m(xaf.avg),
+    min_price: m(xaf.min),
+    p25_price: m(xaf.p25),
+    median_price: m(xaf.median),
+    p75_price: m(xaf.p75),
+    max_price: m(xaf.max),
+    price_per_m2_sample_size: n,
+    avg_price_per_m2: m(ppm.avg),
+    p25_price_per_m2: m(ppm.p25),
+    median_price_per_m2: m(ppm.median),
+    p75_price_per_m2: m(ppm.p75),
+    currency,
+    as_of: AS_OF,
+  };
+}
+
+function stats(kind: 'city' | 'neighbourhood', currency: Currency): TStatsResponse {
+  const row =
+    kind === 'city'
+      ? stat(
+          { city: 'Douala', neighborhood: null },
+          5230,
+          { avg: 98_000_000, min: 4_500_000, p25: 32_000_000, median: 65_000_000, p75: 120_000_000, max: 1_200_000_000 },
+          { avg: 310_000, p25: 180_000, median: 260_000, p75: 390_000 },
+          currency,
+        )
+      : stat(
+          { city: 'Douala', neighborhood: 'Bonapriso' },
+          48,
+          { avg: 512_000_000, min: 260_000_000, p25: 390_000_000, median: 480_000_000, p75: 610_000_000, max: 1_150_000_000 },
+          { avg: 1_120_000, p25: 930_000, median: 1_080_000, p75: 1_290_000 },
+          currency,
+        );
+  return { data: [row], meta: { total: 1, returned: 1, quota: QUOTA, request_id: REQUEST_ID } };
+}
+
+function trend(neighborhood: string, n: number, previous: number, currency: Currency): TMarketTrend {
+  const enough = n >= 5 && previous >= 5;
+  return {
+    city: 'Yaoundé',
+    neighborhood,
+    type: 'villa',
+    purpose: 'sale',
+    new_listings: n,
+    sample_size: n,
+    previous_sample_size: previous,
+    avg_price: fromXaf(185_000_000, currency),
+    median_price: fromXaf(170_000_000, currency),
+    price_per_m2_sample_size: n,
+    avg_price_per_m2: fromXaf(410_000, currency),
+    avg_price_change_pct: enough ? -3.4 : null,
+    new_listings_change_pct: enough ? Math.round(((n - previous) / previous) * 1000) / 10 : null,
+    period_start: '2026-10-23T06:00:00.000Z',
+    period_end: '2026-11-22T06:00:00.000Z',
+    currency,
+  };
+}
+
+function trends(currency: Currency): TTrendsResponse {
+  const data = [trend('Bastos', 42, 37, currency), trend('Golf', 8, 2, currency)];
+  return { data, meta: { total: data.length, returned: data.length, quota: QUOTA, request_id: REQUEST_ID } };
+}
+
+const PING: TPingResponse = {
+  data: { status: 'ok', time: '2026-11-22T10:15:00.000Z', version: '0.1.0' },
+  meta: { quota: QUOTA, request_id: REQUEST_ID },
+};
+
+export interface NamedExample {
+  summary: string;
+  value: unknown;
+}
+
+/** Success examples per endpoint (the contract's endpoint names). */
+export const SUCCESS_EXAMPLES: Record<string, Record<string, NamedExample>> = {
+  'listings.search': {
+    xaf: { summary: 'A page of listings (amounts in XAF)', value: page('XAF') },
+    eur: { summary: 'The same page with currency=EUR', value: page('EUR') },
+  },
+  'listings.get': {
+    xaf: { summary: 'A listing whose price dropped once', value: detail('XAF') },
+    eur: { summary: 'The same listing with currency=EUR', value: detail('EUR') },
+  },
+  'market.stats': {
+    city: { summary: 'A city, every type together', value: stats('city', 'XAF') },
+    neighbourhood: { summary: 'One neighbourhood and type, in EUR', value: stats('neighbourhood', 'EUR') },
+  },
+  'market.trends': {
+    xaf: { summary: 'Two neighbourhoods: the second sample is too small for a change', value: trends('XAF') },
+  },
+  'exports.listings': {
+    line: { summary: 'One line of the NDJSON body: a Listing, exactly as in a search page', value: listing(VILLA, 'XAF') },
+  },
+  ping: { ok: { summary: 'Healthy, with the quota', value: PING } },
+};
+
+function problem(code: ErrorCode, detail: string, extra: Partial<TProblem> = {}, quota: TQuota | null = QUOTA): TProblem {
+  return {
+    type: `${ERROR_TYPE_BASE}${code}`,
+    title: ERROR_CODES[code].title,
+    status: ERROR_CODES[code].status,
+    detail,
+    code,
+    ...extra,
+    meta: { request_id: REQUEST_ID, ...(quota ? { quota } : {}) },
+  };
+}
+
+const EXHAUSTED: TQuota = { plan: 'starter', limit: 10000, used: 10000, remaining: 0, resets_at: '2026-12-01T00:00:00.000Z' };
+
+/** Problem examples per HTTP status. */
+export const PROBLEM_EXAMPLES: Record<number, Record<string, NamedExample>> = {
+  400: {
+    validation_error: {
+      summary: 'A parameter out of range',
+      value: problem('validation_error', 'limit: must be between 1 and 200', { errors: [{ path: 'limit', message: 'must be between 1 and 200' }] }),
+    },
+    unknown_city: {
+      summary: 'An unknown city, with the closest known names',
+      value: problem('validation_error', 'city: unknown city "Doula"; did you mean Douala?', {
+        errors: [{ path: 'city', message: 'unknown city "Doula"; did you mean Douala?', suggestions: ['Douala'] }],
+      }),
+    },
+    invalid_date: {
+      summary: 'A timestamp with an impossible offset',
+      value: problem('validation_error', 'listed_after: +99:99 is not a UTC offset (from -12:00 to +14:00)', {
+        errors: [{ path: 'listed_after', message: '+99:99 is not a UTC offset (from -12:00 to +14:00)' }],
+      }),
+    },
+    invalid_cursor: {
+      summary: 'A cursor reused with other filters',
+      value: problem(
+        'invalid_cursor',
+        'The cursor was issued for other filters or another sort: send the same ones as on the first page. Start again without `cursor`.',
+      ),
+    },
+  },
+  401: {
+    missing_api_key: { summary: 'No X-API-Key header', value: problem('missing_api_key', 'Send your API key in the X-API-Key header.', {}, null) },
+    invalid_api_key: {
+      summary: 'An unknown, malformed or revoked key',
+      value: problem('invalid_api_key', 'The API key is not valid: it is unknown, malformed or revoked.', {}, null),
+    },
+  },
+  403: {
+    plan_forbidden: {
+      summary: 'An endpoint outside the plan',
+      value: problem(
+        'plan_forbidden',
+        '/api/v1/market/trends is not included in the Starter plan. Plans that include it: Pro, Enterprise.',
+        {},
+        { ...QUOTA, plan: 'starter', limit: 10000, remaining: 8765 },
+      ),
+    },
+    account_suspended: {
+      summary: 'A suspended account',
+      value: problem('account_suspended', 'This account is suspended. Contact Mboa support to restore access.', {}, null),
+    },
+  },
+  404: { not_found: { summary: 'No such listing', value: problem('not_found', 'No listing with id lst_aaaaaaaaaaaaaaaaaaaa.') } },
+  405: {
+    method_not_allowed: {
+      summary: 'A write on a read-only API',
+      value: problem('method_not_allowed', 'POST is not allowed here: the API is read-only (GET).', {}, null),
+    },
+  },
+  429: {
+    rate_limited: { summary: 'Over the per-minute limit', value: problem('rate_limited', 'Rate limit of 30 calls per minute reached. Retry in 41 s.') },
+    quota_exceeded: {
+      summary: 'Monthly quota used up',
+      value: problem(
+        'quota_exceeded',
+        'Monthly quota of 10000 calls used up. It resets at 2026-12-01T00:00:00.000Z; upgrade your plan for more.',
+        {},
+        EXHAUSTED,
+      ),
+    },
+  },
+  500: {
+    internal_error: {
+      summary: 'Our fault',
+      value: problem('internal_error', `Something went wrong on our side. Quote request id ${REQUEST_ID} to support.`),
+    },
+  },
+  503: {
+    unavailable: { summary: 'Database unreachable', value: problem('unavailable', 'The service is temporarily unavailable. Retry in a few seconds.', {}, null) },
+  },
+};

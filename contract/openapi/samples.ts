@@ -1,0 +1,74 @@
+/**
+ * A curl and an `@mboa/sdk` sample per operation, shown in the reference (in the
+ * operation's description, and as `x-codeSamples` for renderers that read them).
+ */
+import type { EndpointName } from '../plans.js';
+
+export interface CodeSample {
+  lang: 'Shell' | 'TypeScript';
+  label: string;
+  source: string;
+}
+
+const SDK_SETUP = `import { Mboa } from '@mboa/sdk';
+
+const mboa = new Mboa(); // MBOA_API_KEY and MBOA_BASE_URL from the environment`;
+
+const CALLS: Partial<Record<EndpointName, { query: string; sdk: string }>> = {
+  'listings.search': {
+    query: '/api/v1/listings?city=Douala&purpose=sale&type=villa&min_price=100000000&limit=50',
+    sdk: `// One page; meta.next_cursor leads to the next
+const page = await mboa.listings.search({ city: 'Douala', purpose: 'sale', type: 'villa', min_price: 100_000_000, limit: 50 });
+console.log(page.meta.total, page.data.map((l) => l.price));
+
+// Or every page, fetched as the loop goes (one call of the quota per page)
+for await (const listing of mboa.listings.search({ city: 'Douala', purpose: 'sale', currency: 'EUR' })) {
+  console.log(listing.id, listing.price, listing.currency);
+}`,
+  },
+  'listings.get': {
+    query: '/api/v1/listings/lst_8g2kq4m7x9c3v5b1n6d0?currency=EUR',
+    sdk: `const { data: listing } = await mboa.listings.get('lst_8g2kq4m7x9c3v5b1n6d0', { currency: 'EUR' });
+console.log(listing.price, listing.price_history);`,
+  },
+  'market.stats': {
+    query: '/api/v1/market/stats?city=Douala&neighborhood=Bonapriso&purpose=sale',
+    sdk: `const { data } = await mboa.market.stats({ city: 'Douala', neighborhood: 'Bonapriso', purpose: 'sale' });
+for (const row of data) console.log(row.sample_size, row.p25_price, row.median_price, row.p75_price);`,
+  },
+  'market.trends': {
+    query: '/api/v1/market/trends?city=Yaounde&neighborhood=Bastos',
+    sdk: `const { data } = await mboa.market.trends({ city: 'Yaoundé', neighborhood: 'Bastos' });
+for (const row of data) console.log(row.type, row.sample_size, row.previous_sample_size, row.avg_price_change_pct);`,
+  },
+  'exports.listings': {
+    query: '/api/v1/exports/listings?city=Douala&status=any',
+    sdk: `// Every Douala listing, removed ones included; resumes by itself after a broken connection
+for await (const listing of mboa.exports.listings({ city: 'Douala', status: 'any' })) {
+  console.log(JSON.stringify(listing));
+}`,
+  },
+  ping: {
+    query: '/api/v1/ping',
+    sdk: `const { data, meta } = await mboa.ping(); // never counted
+console.log(data.status, meta.quota.remaining);`,
+  },
+};
+
+/**
+ * The samples of one endpoint; `origin` is where curl calls (the document's server when
+ * absolute). An endpoint without samples here gets a bare curl of its path (and the
+ * reference's test, which wants both samples on every operation, fails until it has them).
+ */
+export function codeSamples(endpoint: EndpointName, path: string, origin: string): CodeSample[] {
+  const call = CALLS[endpoint];
+  const curl: CodeSample = { lang: 'Shell', label: 'curl', source: `curl -H "X-API-Key: $MBOA_API_KEY" "${origin}${call?.query ?? path}"` };
+  return call ? [curl, { lang: 'TypeScript', label: '@mboa/sdk', source: `${SDK_SETUP}\n\n${call.sdk}` }] : [curl];
+}
+
+/** The samples as Markdown, appended to the operation's description. */
+export function samplesMarkdown(samples: CodeSample[]): string {
+  return samples
+    .map((s) => `**${s.label}**\n\n\`\`\`${s.lang === 'Shell' ? 'sh' : 'ts'}\n${s.source}\n\`\`\``)
+    .join('\n\n');
+}
