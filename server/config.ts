@@ -1,6 +1,20 @@
-/** Configuration, parsed once at boot from the environment. Nothing else reads process.env. */
+/**
+ * Configuration, parsed once at boot from the environment. Nothing else reads process.env.
+ *
+ * Two modes, told apart by DATABASE_URL alone:
+ * - demo (no DATABASE_URL): the embedded PostgreSQL in MBOA_DATA_DIR, migrated and seeded
+ *   at start, demo accounts, secrets generated once and kept in the data folder;
+ * - production (DATABASE_URL set): nothing seeded or created, migrations are a deploy step,
+ *   and the secrets must come from the environment.
+ */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+
+/** Shortest secret accepted in production: 32 characters (e.g. 24 random bytes in base64). */
+export const SECRET_MIN_LENGTH = 32;
+export const SECRET_HINT = `openssl rand -base64 32`;
+
+const secret = z.string().min(SECRET_MIN_LENGTH, `must be at least ${SECRET_MIN_LENGTH} characters (make one with: ${SECRET_HINT})`);
 
 const ZConfig = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -9,27 +23,52 @@ const ZConfig = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
     .optional()
-    .describe('PostgreSQL to use; the embedded one (PGlite in MBOA_DATA_DIR) when absent'),
+    .describe('PostgreSQL to use (production mode); the embedded one (demo mode) when absent'),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional()
-    .describe('Shares the per-minute rate limit between server instances; in-process when absent'),
+    .describe('Shares the per-minute rate limit and the quota count between server instances'),
   MBOA_DATA_DIR: z.string().default('.mboa-data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Listings generated on the first start of an empty database. */
+  /** Listings generated on the first start of an empty embedded database (demo mode only). */
   MBOA_SEED_LISTINGS: z.coerce.number().int().min(0).default(5000),
   /** How often the server rebuilds the market tables, in minutes (0: never). */
   MARKET_REFRESH_MINUTES: z.coerce.number().min(0).default(60),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-  MBOA_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  MBOA_CURSOR_SECRET: secret.optional(),
+  /** The value before the last rotation, still accepted so cursors already handed out keep working. */
+  MBOA_CURSOR_SECRET_PREVIOUS: secret.optional(),
   /** Signs the dashboard's sign-up and log-in form tokens; shared by every instance. */
-  MBOA_DASHBOARD_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  MBOA_DASHBOARD_SECRET: secret.optional(),
+  MBOA_DASHBOARD_SECRET_PREVIOUS: secret.optional(),
   /** Express `trust proxy` (e.g. 1 behind one reverse proxy): real client IPs and https. */
   TRUST_PROXY: z.string().optional(),
+  /** Public origin of the service (e.g. https://api.mboa.cm): OpenAPI `servers`, links in e-mails. */
+  MBOA_PUBLIC_URL: z.string().url().optional(),
+  /** Bearer token that opens GET /metrics on the main port. */
+  MBOA_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Serves GET /metrics, without a token, on this port of METRICS_HOST instead (a private network). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** Seconds in-flight requests get to finish after SIGTERM before the process exits anyway. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
+  /** Outgoing mail: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  /** The sender of every e-mail. */
+  MBOA_MAIL_FROM: z.string().min(3).default('Mboa <no-reply@mboa.cm>'),
 });
 
+export type Mode = 'demo' | 'production';
+
+export interface Secrets {
+  /** Signing values, the current one first; later ones are only accepted (rotation). */
+  cursor: string[];
+  dashboard: string[];
+}
+
 export interface Config {
+  mode: Mode;
   port: number;
   host: string;
   databaseUrl: string | undefined;
@@ -39,14 +78,23 @@ export interface Config {
   seedListings: number;
   marketRefreshMinutes: number;
   dbPoolMax: number;
-  cursorSecret: string | undefined;
-  dashboardSecret: string | undefined;
+  /** From the environment; in demo mode the data folder provides any that are missing (start/demo.ts). */
+  secrets: Partial<Secrets>;
   trustProxy: string | undefined;
+  publicUrl: string | undefined;
+  metrics: { token: string | undefined; port: number | undefined; host: string };
+  shutdownGraceMs: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * `secrets: 'optional'` is for the operator CLI, which signs nothing: it must run on a
+ * production host without the server's secrets in its environment.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secrets?: 'required' | 'optional' } = {}): Config {
   // Empty variables count as unset, as in most deployment tools.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = ZConfig.safeParse(present);
@@ -55,7 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  const mode: Mode = c.DATABASE_URL ? 'production' : 'demo';
   return {
+    mode,
     port: c.PORT,
     host: c.HOST,
     databaseUrl: c.DATABASE_URL,
@@ -65,8 +115,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedListings: c.MBOA_SEED_LISTINGS,
     marketRefreshMinutes: c.MARKET_REFRESH_MINUTES,
     dbPoolMax: c.DB_POOL_MAX,
-    cursorSecret: c.MBOA_CURSOR_SECRET,
-    dashboardSecret: c.MBOA_DASHBOARD_SECRET,
+    secrets: secretsFromEnv(c, options.secrets === 'optional' ? 'demo' : mode),
     trustProxy: c.TRUST_PROXY,
+    publicUrl: c.MBOA_PUBLIC_URL,
+    metrics: { token: c.MBOA_METRICS_TOKEN, port: c.METRICS_PORT, host: c.METRICS_HOST },
+    shutdownGraceMs: c.SHUTDOWN_GRACE_SECONDS * 1000,
+    smtpUrl: c.SMTP_URL,
+    mailFrom: c.MBOA_MAIL_FROM,
   };
+}
+
+/**
+ * Production never falls back to a secret of its own: a missing one stops the start,
+ * naming every missing variable and how to make a value. Demo mode may leave them unset.
+ */
+function secretsFromEnv(c: z.infer<typeof ZConfig>, strictness: Mode): Partial<Secrets> {
+  const withPrevious = (current: string | undefined, previous: string | undefined) =>
+    current ? [current, ...(previous ? [previous] : [])] : undefined;
+  const secrets: Partial<Secrets> = {
+    cursor: withPrevious(c.MBOA_CURSOR_SECRET, c.MBOA_CURSOR_SECRET_PREVIOUS),
+    dashboard: withPrevious(c.MBOA_DASHBOARD_SECRET, c.MBOA_DASHBOARD_SECRET_PREVIOUS),
+  };
+  const missing = (['MBOA_CURSOR_SECRET', 'MBOA_DASHBOARD_SECRET'] as const).filter((name) => !c[name]);
+  if (missing.length === 0 || strictness === 'demo') return secrets;
+  throw new ConfigError(
+    missing
+      .map((name) => `${name} is not set: production needs it (${SECRET_MIN_LENGTH}+ characters, the same on every instance; make one with: ${SECRET_HINT})`)
+      .join('\n'),
+  );
 }

@@ -18,8 +18,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The instance cannot serve yet or any more: its database lacks this version's migrations,
+ * or it is shutting down. Answered as 503 `unavailable`, like a database that is down.
+ */
+export class NotReadyError extends Error {
+  readonly code = 'MBOA_NOT_READY';
+}
+
 /** pg / network failures that mean "the database is not there", not "the query is wrong". */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_CODES = new Set(['MBOA_NOT_READY', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;

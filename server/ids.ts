@@ -17,7 +17,23 @@ export function listingId(source: string, sourceRef: string): string {
   return `lst_${base32(digest, 20)}`;
 }
 
+/**
+ * Random bytes drawn from a 4 KB buffer of the system CSPRNG, refilled when used up: a
+ * request id per call must not cost a system call per call.
+ */
+let buffer = Buffer.alloc(0);
+let offset = 0;
+function pooledRandomBytes(n: number): Buffer {
+  if (offset + n > buffer.length) {
+    buffer = randomBytes(4096);
+    offset = 0;
+  }
+  const bytes = buffer.subarray(offset, offset + n);
+  offset += n;
+  return bytes;
+}
+
 /** A random id with a prefix, e.g. `acc_…`, `key_…`, `req_…`. */
 export function randomId(prefix: string, length = 16): string {
-  return `${prefix}_${base32(randomBytes(length), length)}`;
+  return `${prefix}_${base32(pooledRandomBytes(length), length)}`;
 }

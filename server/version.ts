@@ -1,6 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
-/** The API build version: the root package.json's. */
-export const VERSION: string = JSON.parse(
-  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-).version;
+/**
+ * The API build version: the root package.json's, found from the sources
+ * (`server/version.ts`) and from the compiled build (`dist/server/version.js`) alike.
+ */
+function readVersion(): string {
+  for (const candidate of ['../package.json', '../../package.json']) {
+    const url = new URL(candidate, import.meta.url);
+    if (!existsSync(url)) continue;
+    const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version?: string };
+    if (pkg.name === 'mboa' && pkg.version) return pkg.version;
+  }
+  throw new Error('package.json of mboa not found beside the server');
+}
+
+export const VERSION: string = readVersion();

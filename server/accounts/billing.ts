@@ -6,15 +6,14 @@
  * upgrade is charged from the day it happens, a downgrade from the day after; the day
  * of sign-up is charged in full. Consecutive days on the same plan make one line, each
  * line rounded to the nearest franc (half up); the month's total is the sum of its lines.
- * A month held whole on one plan costs exactly that plan's price.
+ * A month held whole on one plan costs exactly that plan's price. A closed account is
+ * charged up to its closing day, included, and no more.
  *
  * Payment collection is elsewhere; these are the figures an invoice states.
  */
 import { PLANS, type PlanName } from '../../contract/plans.js';
 import type { Prisma } from '../db.js';
-import { isoDay } from './quota-month.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, daysInMonth, isoDay } from './policy.js';
 
 export interface PlanChangeEntry {
   plan: PlanName;
@@ -51,10 +50,6 @@ export function proratedAmount(monthlyPrice: number, days: number, daysInMonth: 
   return Math.floor((2 * monthlyPrice * days + daysInMonth) / (2 * daysInMonth));
 }
 
-function daysIn(year: number, month: number): number {
-  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-}
-
 /** The plan charged for the day starting at `dayStart`, or null if the account did not exist yet. */
 export function chargedPlanForDay(changes: readonly PlanChangeEntry[], dayStart: Date): PlanName | null {
   const start = dayStart.getTime();
@@ -72,12 +67,13 @@ export function chargedPlanForDay(changes: readonly PlanChangeEntry[], dayStart:
   return candidates.reduce((best, p) => (PLANS[p].priceXafPerMonth > PLANS[best].priceXafPerMonth ? p : best));
 }
 
-/** Lines for the days of one month from day 1 up to `lastDay` (included). */
-function linesFor(changes: readonly PlanChangeEntry[], year: number, month: number, lastDay: number): StatementLine[] {
-  const dim = daysIn(year, month);
+/** Lines for the days of one month from day 1 up to `lastDay` (included), none after a closure. */
+function linesFor(changes: readonly PlanChangeEntry[], year: number, month: number, lastDay: number, closedAt: Date | null): StatementLine[] {
+  const dim = daysInMonth(year, month);
   const runs: Array<{ plan: PlanName; from: Date; to: Date; days: number }> = [];
   for (let d = 1; d <= lastDay; d++) {
     const dayStart = new Date(Date.UTC(year, month, d));
+    if (closedAt && dayStart.getTime() > closedAt.getTime()) break;
     const plan = chargedPlanForDay(changes, dayStart);
     if (!plan) continue;
     const last = runs[runs.length - 1];
@@ -104,19 +100,21 @@ const sum = (lines: StatementLine[]) => lines.reduce((s, l) => s + l.amountXaf, 
  * Every month from the first plan change to the month of `now`, newest first. The
  * current month is charged up to and including today.
  */
-export function monthlyStatements(history: readonly PlanChangeEntry[], now: Date): MonthStatement[] {
+export function monthlyStatements(history: readonly PlanChangeEntry[], now: Date, closedAt: Date | null = null): MonthStatement[] {
   const changes = [...history].sort((a, b) => a.changedAt.getTime() - b.changedAt.getTime());
   if (changes.length === 0) return [];
   const first = changes[0].changedAt;
   const statements: MonthStatement[] = [];
   let year = first.getUTCFullYear();
   let month = first.getUTCMonth();
-  const endYear = now.getUTCFullYear();
-  const endMonth = now.getUTCMonth();
+  // A closed account's statements end with its closing month.
+  const end = closedAt && closedAt < now ? closedAt : now;
+  const endYear = end.getUTCFullYear();
+  const endMonth = end.getUTCMonth();
   while (year < endYear || (year === endYear && month <= endMonth)) {
-    const dim = daysIn(year, month);
-    const current = year === endYear && month === endMonth;
-    const lines = linesFor(changes, year, month, current ? now.getUTCDate() : dim);
+    const dim = daysInMonth(year, month);
+    const current = year === now.getUTCFullYear() && month === now.getUTCMonth();
+    const lines = linesFor(changes, year, month, current ? now.getUTCDate() : dim, closedAt);
     const monthStartMs = Date.UTC(year, month, 1);
     const monthEndMs = Date.UTC(year, month + 1, 1);
     statements.push({
@@ -126,7 +124,7 @@ export function monthlyStatements(history: readonly PlanChangeEntry[], now: Date
       lines,
       totalXaf: sum(lines),
       changes: changes.filter((c) => c.changedAt.getTime() >= monthStartMs && c.changedAt.getTime() < monthEndMs),
-      projectedTotalXaf: current ? sum(linesFor(changes, year, month, dim)) : null,
+      projectedTotalXaf: current && !closedAt ? sum(linesFor(changes, year, month, dim, null)) : null,
     });
     month++;
     if (month === 12) {
@@ -140,10 +138,10 @@ export function monthlyStatements(history: readonly PlanChangeEntry[], now: Date
 /** An account's statements, from its plan history (or its plan since creation, if it has none). */
 export async function accountStatements(prisma: Prisma, accountId: string, now = new Date()): Promise<MonthStatement[]> {
   const [account, changes] = await Promise.all([
-    prisma.account.findUnique({ where: { id: accountId }, select: { plan: true, createdAt: true } }),
+    prisma.account.findUnique({ where: { id: accountId }, select: { plan: true, createdAt: true, closedAt: true } }),
     prisma.planChange.findMany({ where: { accountId }, orderBy: [{ changedAt: 'asc' }, { id: 'asc' }], select: { plan: true, changedAt: true } }),
   ]);
   if (!account) return [];
   const history: PlanChangeEntry[] = changes.length > 0 ? changes : [{ plan: account.plan, changedAt: account.createdAt }];
-  return monthlyStatements(history, now);
+  return monthlyStatements(history, now, account.closedAt);
 }

@@ -10,7 +10,12 @@ import { PLANS } from '../../contract/plans.js';
 import type { Prisma } from '../db.js';
 import { randomId } from '../ids.js';
 import { generateApiKey } from './api-keys.js';
-import { AccountRuleError, effectiveLimits, isKeyActive, type KeyView, keyView } from './service.js';
+import type { Actor } from './plan-rules.js';
+import { isKeyActive, lockAccount } from './policy.js';
+import { checkCustomerMayChange } from './accounts.js';
+import { AccountRuleError } from './errors.js';
+import { maxKeysOf } from './keys.js';
+import { type KeyView, keyView } from './views.js';
 
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 
@@ -26,26 +31,32 @@ export interface Rotation {
  * Rotates the account's active key `keyId`. Runs in one transaction that locks the
  * account row, like key creation, so concurrent rotations and creations see each other.
  */
-export async function rotateKey(prisma: Prisma, accountId: string, keyId: string, now = new Date()): Promise<Rotation> {
-  const generated = generateApiKey();
+export async function rotateKey(
+  prisma: Prisma,
+  accountId: string,
+  keyId: string,
+  now = new Date(),
+  options: { by?: Actor } = {},
+): Promise<Rotation> {
   const expiresAt = new Date(now.getTime() + ROTATION_GRACE_MS);
   return prisma.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    await lockAccount(tx, accountId);
     const account = await tx.account.findUnique({ where: { id: accountId } });
     if (!account) throw new AccountRuleError('account_not_found', 'no such account');
+    checkCustomerMayChange(account, options.by ?? 'customer');
     const old = await tx.apiKey.findFirst({ where: { id: keyId, accountId } });
     if (!old || !isKeyActive(old, now)) throw new AccountRuleError('key_not_found', 'no active key with this id');
     if (old.expiresAt !== null) {
       throw new AccountRuleError(
-        'invalid_input',
+        'already_rotating',
         `key ${old.prefix} is already being replaced and stops working at ${old.expiresAt.toISOString()}; rotate its replacement instead`,
         { reason: 'already_rotating', prefix: old.prefix, expiresAt: old.expiresAt.toISOString() },
       );
     }
-    const { maxKeys } = effectiveLimits(account);
+    const maxKeys = maxKeysOf(account, old.kind);
     if (maxKeys !== null) {
       const outgoing = await tx.apiKey.findMany({
-        where: { accountId, revokedAt: null, expiresAt: { gt: now } },
+        where: { accountId, kind: old.kind, revokedAt: null, expiresAt: { gt: now } },
         orderBy: { expiresAt: 'asc' },
       });
       if (outgoing.length >= maxKeys) {
@@ -56,9 +67,10 @@ export async function rotateKey(prisma: Prisma, accountId: string, keyId: string
         );
       }
     }
+    const generated = generateApiKey(old.kind);
     const previous = await tx.apiKey.update({ where: { id: old.id }, data: { expiresAt } });
     const created = await tx.apiKey.create({
-      data: { id: randomId('key'), accountId, name: old.name, hash: generated.hash, prefix: generated.prefix, createdAt: now },
+      data: { id: randomId('key'), accountId, name: old.name, kind: old.kind, hash: generated.hash, prefix: generated.prefix, createdAt: now },
     });
     return { key: generated.key, keyInfo: keyView(created, now), previous: keyView(previous, now) };
   });

@@ -6,8 +6,9 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { applyMigrations } from '../../prisma/schema-engine.js';
-import { AccountRuleError } from '../accounts/service.js';
+import { migrationStatus } from '../../prisma/migration-status.js';
+import { applyMigrations } from '../../prisma/schema-engine/migrations.js';
+import { AccountRuleError } from '../accounts/errors.js';
 import { loadConfig } from '../config.js';
 import { type Database, openDatabase } from '../db.js';
 import { type EmbeddedPostgres, runningEmbeddedUrl, startEmbeddedPostgres } from '../embedded-postgres.js';
@@ -49,20 +50,36 @@ async function main(): Promise<number> {
 
   let db: Database | undefined;
   let embedded: EmbeddedPostgres | undefined;
+  let url: string | undefined;
+  let served: string | null = null;
   const ctx: CommandContext = {
     json,
-    async db() {
-      if (db) return db;
-      const config = loadConfig();
-      const served = config.databaseUrl ? null : runningEmbeddedUrl(config.dataDir);
-      let url = config.databaseUrl ?? served;
+    async databaseUrl() {
+      if (url) return url;
+      const config = loadConfig(process.env, { secrets: 'optional' });
+      served = config.databaseUrl ? null : runningEmbeddedUrl(config.dataDir);
+      url = config.databaseUrl ?? served ?? undefined;
       if (!url) {
         embedded = await startEmbeddedPostgres(config.dataDir);
         url = embedded.url;
       }
-      // A running server has migrated its embedded database already (or is doing it).
-      if (!served) await applyMigrations(url);
-      db = openDatabase(url, { max: embedded ? 4 : 10 });
+      return url;
+    },
+    async db() {
+      if (db) return db;
+      const target = await ctx.databaseUrl();
+      db = openDatabase(target, { max: embedded ? 4 : 10 });
+      if (embedded) {
+        // The embedded database belongs to the demo: keep it migrated. (A running server
+        // has migrated the one it serves.)
+        await applyMigrations(target);
+      } else if (!served) {
+        // Production: migrations are the deploy step, never a side effect of a command.
+        const { pending } = await migrationStatus(db.pool);
+        if (pending.length) {
+          throw new Error(`the database lacks ${pending.length} migration(s) of this version (${pending.join(', ')}): run \`npm run db:migrate\` first`);
+        }
+      }
       return db;
     },
     print(result, human) {
@@ -94,4 +111,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code));
+void main().then((code) => process.exit(code));

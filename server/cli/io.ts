@@ -8,8 +8,10 @@ import type { Database } from '../db.js';
 export class UsageError extends Error {}
 
 export interface CommandContext {
-  /** Opened lazily: `--help` and argument errors need no database. */
+  /** Opened lazily: `--help` and argument errors need no database. Refused while migrations are pending. */
   db(): Promise<Database>;
+  /** The database the command acts on (DATABASE_URL, or the embedded one), unopened. */
+  databaseUrl(): Promise<string>;
   /** Writes a result: JSON when `--json` was given, else the human text. */
   print(result: unknown, human: string): void;
   /** Progress for humans on stderr (silent with --json or when stderr is not a terminal). */

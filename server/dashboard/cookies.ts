@@ -43,3 +43,8 @@ export function setCookie(res: Response, name: string, value: string, options: C
 export function clearCookie(res: Response, name: string, secure: boolean, path: string): void {
   setCookie(res, name, '', { maxAge: 0, secure, path: path || '/' });
 }
+
+/** Where the dashboard is mounted, the path of all its cookies. */
+export function cookiePath(req: Request): string {
+  return req.baseUrl || '/';
+}

@@ -10,10 +10,13 @@ import { sameToken } from './session.js';
 export const FORM_COOKIE = 'mboa_form';
 
 export class FormTokens {
-  constructor(private readonly secret: Buffer) {}
+  /** Signs with the first; the others (values rotated out) are still accepted. */
+  constructor(private readonly secrets: readonly Buffer[]) {
+    if (secrets.length === 0) throw new Error('FormTokens needs a secret');
+  }
 
-  private sign(nonce: string): string {
-    return createHmac('sha256', this.secret).update(`mboa-form\0${nonce}`).digest('base64url');
+  private sign(nonce: string, secret = this.secrets[0]): string {
+    return createHmac('sha256', secret).update(`mboa-form\0${nonce}`).digest('base64url');
   }
 
   /** A fresh pair: the cookie value and the form field value. */
@@ -28,7 +31,8 @@ export class FormTokens {
     const dot = cookie.indexOf('.');
     if (dot <= 0) return null;
     const nonce = cookie.slice(0, dot);
-    return sameToken(cookie.slice(dot + 1), this.sign(nonce)) ? nonce : null;
+    const signature = cookie.slice(dot + 1);
+    return this.secrets.some((secret) => sameToken(signature, this.sign(nonce, secret))) ? nonce : null;
   }
 
   verify(cookie: string | undefined, field: unknown): boolean {

@@ -7,14 +7,22 @@
  * Accounts, keys and plans go through server/accounts (shared with the operator CLI).
  */
 import express, { type ErrorRequestHandler, type Router } from 'express';
-import { AccountRuleError } from '../accounts/service.js';
-import { isDatabaseUnavailable } from '../errors.js';
-import { Dashboard, type DashboardDeps, handler, langCookie, loadSession, readState, safeNext, send, state, view } from './context.js';
-import { isLang, t } from './i18n.js';
+import { AccountRuleError } from '../accounts/errors.js';
+import { isLang } from '../lang.js';
+import { databaseUnreachable } from './db-unavailable.js';
+import { Dashboard, type DashboardDeps } from './context.js';
+import { safeNext } from './guards.js';
+import { langCookie, loadSession, readState, state } from './request-state.js';
+import { handler, send, view } from './respond.js';
+import { t } from './i18n.js';
+import { accountRoutes } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
 import { keyRoutes } from './routes/keys.js';
 import { overviewRoutes } from './routes/overview.js';
 import { planRoutes } from './routes/plans.js';
+import { passwordRoutes } from './routes/password.js';
+import { salesRoutes } from './routes/sales.js';
+import { verifyRoutes } from './routes/verify.js';
 import { badRequestPage, messagePage, notFoundPage, serverErrorPage, unavailablePage } from './views/errors.js';
 
 export type { DashboardDeps } from './context.js';
@@ -29,6 +37,9 @@ const CSP = [
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ].join('; ');
+
+/** What a 503 asks browsers and clients to wait, in seconds. */
+const RETRY_AFTER_SECONDS = 30;
 
 export function dashboardRouter(deps: DashboardDeps): Router {
   const d = new Dashboard(deps);
@@ -68,9 +79,13 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   );
 
   authRoutes(router, d);
+  verifyRoutes(router, d);
+  passwordRoutes(router, d);
+  accountRoutes(router, d);
   overviewRoutes(router, d);
   keyRoutes(router, d);
   planRoutes(router, d);
+  salesRoutes(router, d);
 
   router.use((req, res) => {
     if (!res.locals.dashboard) return res.status(404).type('text').send('Not found');
@@ -86,12 +101,13 @@ export function dashboardRouter(deps: DashboardDeps): Router {
     if (e.type === 'entity.parse.failed' || e.type === 'charset.unsupported' || e.status === 400 || e.status === 415) {
       return send(res, 400, badRequestPage(v));
     }
-    if (err instanceof AccountRuleError) return send(res, 409, messagePage(v, { title: t(v.lang, 'refused.title'), text: err.message }));
-    if (isDatabaseUnavailable(err)) {
+    if (databaseUnreachable(err)) {
       deps.logger.error({ err: (err as Error).message, path: req.path }, 'dashboard: database unavailable');
-      res.setHeader('Retry-After', '5');
-      return send(res, 503, unavailablePage(v));
+      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      res.setHeader('Cache-Control', 'no-store');
+      return send(res, 503, unavailablePage(v, RETRY_AFTER_SECONDS));
     }
+    if (err instanceof AccountRuleError) return send(res, err.status, messagePage(v, { title: t(v.lang, 'refused.title'), text: err.message }));
     const requestId = String(res.locals.requestId ?? 'unknown');
     deps.logger.error({ err, path: req.path, request_id: requestId }, 'dashboard: unhandled error');
     send(res, 500, serverErrorPage(v, requestId));

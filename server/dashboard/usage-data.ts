@@ -3,7 +3,7 @@
  * in the same statement as monthly_usage: the figures here are the ones it counted.
  */
 import type pg from 'pg';
-import { isoDay } from '../accounts/quota-month.js';
+import { isoDay, monthBounds } from '../accounts/policy.js';
 import type { DayCalls } from './views/chart.js';
 
 export interface MonthUsage {
@@ -15,11 +15,6 @@ export interface MonthUsage {
   days: DayCalls[];
   endpoints: Array<{ endpoint: string; calls: number }>;
   keys: Array<{ keyId: string; name: string | null; prefix: string | null; revoked: boolean; calls: number }>;
-}
-
-export function monthBounds(month: string): { start: Date; end: Date } {
-  const [y, m] = month.split('-').map(Number);
-  return { start: new Date(Date.UTC(y, m - 1, 1)), end: new Date(Date.UTC(y, m, 1)) };
 }
 
 export async function monthUsage(pool: pg.Pool, accountId: string, month: string): Promise<MonthUsage> {

@@ -1,8 +1,8 @@
-/** What the middleware chain learns about a request, kept on `res.locals`. */
-import type { Response } from 'express';
-import type { TQuota } from '../../contract/schemas.js';
+/** What the request chain learns about a request, kept on `res.locals`. */
+import type { ServerResponse } from 'node:http';
 import type { PlanName } from '../../contract/plans.js';
-import type { Reservation } from './usage-meter.js';
+import type { TQuota } from '../../contract/schemas.js';
+import type { Ticket } from './admission.js';
 
 export interface Caller {
   accountId: string;
@@ -15,12 +15,14 @@ export interface Caller {
 export interface RequestContext {
   requestId: string;
   caller?: Caller;
+  /** What the call reads: the listings (live keys) or the fixed public sample (test keys). */
+  dataset?: 'live' | 'sample';
   /** The quota after this call, once known (sent in `meta.quota`). */
   quota?: TQuota;
-  /** A counted call's place in the monthly count, given back if the answer is not 2xx. */
-  reservation?: Reservation;
+  /** A counted call's place in the quota, settled when its answer is known. */
+  ticket?: Ticket;
 }
 
-export function context(res: Response): RequestContext {
+export function context(res: ServerResponse & { locals?: unknown }): RequestContext {
   return res.locals as RequestContext;
 }

@@ -1,163 +1,165 @@
 /**
  * The chain every /api/v1 call goes through, in order:
- * key → account → plan → rate limit → quota → (handler) → meta.
- * Each step either records what it learnt on the request context or throws an ApiError.
+ * key → account → plan → rate limit and quota (one admission) → (handler) → counted once
+ * the answer is written. One middleware, so the common case costs one in-memory key lookup
+ * and one admission round trip before the handler. Each refusal is an ApiError with the
+ * quota headers set; every answer of an identified caller carries them.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type pg from 'pg';
-import { PLANS } from '../../contract/plans.js';
+import { PLANS, TEST_KEYS } from '../../contract/plans.js';
 import type { RouteMetadata } from '../../contract/router.js';
+import { effectiveLimits, keyVerdict, secondsUntilReset } from '../accounts/policy.js';
 import { hashApiKey, isWellFormedApiKey } from '../accounts/api-keys.js';
-import { nextMonthStart } from '../accounts/quota-month.js';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { BackgroundWork } from '../start/drain.js';
+import type { Admission, RateState } from './admission.js';
+import type { ApiResponse, Chain } from './api-handler.js';
 import { type Caller, context } from './context.js';
+import type { KeyCache, ResolvedKey } from './key-cache.js';
 import { quotaView, setQuotaHeaders } from './quota-view.js';
-import type { AccountRateLimiter } from './rate-limit.js';
-import type { UsageMeter } from './usage-meter.js';
 
 export interface PipelineDeps {
   pool: pg.Pool;
-  meter: UsageMeter;
-  rateLimiter: AccountRateLimiter;
+  keys: KeyCache;
+  admission: Admission;
+  /** Work done after an answer, awaited by a shutdown before the pool closes. */
+  background: BackgroundWork;
   logger: Logger;
   now?: () => Date;
 }
 
-interface KeyRow {
-  key_id: string;
-  account_id: string;
-  revoked_at: Date | null;
-  expires_at: Date | null;
-  last_used_at: Date | null;
-  plan: Caller['plan'];
-  status: 'active' | 'suspended';
-  monthly_quota_override: number | null;
-  rate_limit_override: number | null;
-}
-
-const KEY_SQL = `
-SELECT k.id AS key_id, k.account_id, k.revoked_at, k.expires_at, k.last_used_at,
-       a.plan, a.status, a.monthly_quota_override, a.rate_limit_override
-FROM api_keys k JOIN accounts a ON a.id = k.account_id
-WHERE k.hash = $1`;
-
 /** last_used_at is written at most once a minute per key, after the answer. */
-const TOUCH_SQL = `UPDATE api_keys SET last_used_at = now() WHERE id = $1`;
+const TOUCH_SQL = 'UPDATE api_keys SET last_used_at = now() WHERE id = $1';
 const TOUCH_EVERY_MS = 60_000;
 
-const wrap =
-  (fn: (req: Request, res: Response) => Promise<void>): RequestHandler =>
-  (req, res, next: NextFunction) => {
-    fn(req, res).then(() => next(), next);
-  };
+const INVALID = 'The API key is not valid: it is unknown, malformed or revoked.';
 
-export function apiPipeline(deps: PipelineDeps): RequestHandler[] {
+function setRateHeaders(res: ApiResponse, rate: RateState, now: Date): void {
+  res.setHeader('RateLimit-Policy', `"minute";q=${rate.limit};w=60`);
+  res.setHeader('RateLimit', `"minute";r=${rate.remaining};t=${rate.resetSeconds}`);
+  res.setHeader('X-RateLimit-Limit', String(rate.limit));
+  res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
+  res.setHeader('X-RateLimit-Reset', String(Math.floor(now.getTime() / 1000) + rate.resetSeconds));
+}
+
+/** The quota as it stands, on a refusal that took nothing (suspended, plan, invalid request). */
+function quotaAsItStands(deps: PipelineDeps) {
+  return async (res: ApiResponse, caller: Caller, at: Date) => {
+    const quota = quotaView(caller, await deps.admission.peek(caller, at), at);
+    context(res).quota = quota;
+    setQuotaHeaders(res, quota);
+  };
+}
+
+/** For an identified caller whose request is refused before admission: `meta.quota` and X-Quota-* as they stand. */
+export function apiQuotaAsItStands(deps: PipelineDeps): Chain {
+  const now = deps.now ?? (() => new Date());
+  const show = quotaAsItStands(deps);
+  return async (_req, res) => {
+    const caller = context(res).caller;
+    if (caller) await show(res, caller, now());
+  };
+}
+
+/** The chain's first half: who calls (key, account) and whether the plan includes the route. */
+export function apiIdentity(deps: PipelineDeps): Chain {
   const now = deps.now ?? (() => new Date());
 
-  const authenticate = wrap(async (req, res) => {
-    const key = req.get('x-api-key');
-    if (key === undefined || key.trim() === '') {
-      throw new ApiError('missing_api_key', 'Send your API key in the X-API-Key header.');
-    }
-    const invalid = new ApiError('invalid_api_key', 'The API key is not valid: it is unknown, malformed or revoked.');
-    if (!isWellFormedApiKey(key.trim())) throw invalid;
-    const { rows } = await deps.pool.query<KeyRow>(KEY_SQL, [hashApiKey(key.trim())]);
-    const row = rows[0];
-    const at = now();
-    if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= at)) throw invalid;
-    if (row.status === 'suspended') {
-      throw new ApiError('account_suspended', 'This account is suspended. Contact Mboa support to restore access.');
-    }
-    const plan = PLANS[row.plan];
-    context(res).caller = {
-      accountId: row.account_id,
-      keyId: row.key_id,
-      plan: row.plan,
-      monthlyQuota: row.monthly_quota_override ?? plan.monthlyQuota,
-      ratePerMinute: row.rate_limit_override ?? plan.ratePerMinute,
-    };
-    if (!row.last_used_at || at.getTime() - row.last_used_at.getTime() > TOUCH_EVERY_MS) {
-      res.once('finish', () => {
-        deps.pool.query(TOUCH_SQL, [row.key_id]).catch((err: Error) => deps.logger.warn({ err: err.message }, 'last_used_at not written'));
-      });
-    }
-  });
+  const touch = (key: ResolvedKey, at: Date) => {
+    if (at.getTime() - key.touchedAt <= TOUCH_EVERY_MS) return;
+    key.touchedAt = at.getTime();
+    deps.background.track(deps.pool.query(TOUCH_SQL, [key.keyId]).catch((err: Error) => deps.logger.warn({ err: err.message }, 'last_used_at not written')));
+  };
 
-  const authorizePlan = wrap(async (req, res) => {
-    const caller = context(res).caller!;
-    const metadata = routeMetadata(req);
+  const showQuota = quotaAsItStands(deps);
+
+  return async (req, res, metadata) => {
+    const header = req.headers['x-api-key'];
+    const given = Array.isArray(header) ? header[0] : header;
+    if (given === undefined || given.trim() === '') throw new ApiError('missing_api_key', 'Send your API key in the X-API-Key header.');
+    const key = given.trim();
+    if (!isWellFormedApiKey(key)) throw new ApiError('invalid_api_key', INVALID);
+    const at = now();
+    const resolved = await deps.keys.resolve(hashApiKey(key));
+    const verdict = keyVerdict(resolved, resolved, at);
+    if (verdict === 'invalid') throw new ApiError('invalid_api_key', INVALID);
+
+    const limits = effectiveLimits(resolved!);
+    const caller: Caller = {
+      accountId: resolved!.accountId,
+      keyId: resolved!.keyId,
+      plan: resolved!.plan,
+      monthlyQuota: limits.monthlyQuota,
+      ratePerMinute: limits.ratePerMinute,
+    };
+    const ctx = context(res);
+    ctx.caller = caller;
+    ctx.dataset = resolved!.kind === 'test' ? 'sample' : 'live';
+    if (verdict === 'suspended') {
+      await showQuota(res, caller, at);
+      throw new ApiError(
+        'account_suspended',
+        resolved!.suspensionReason === 'non_payment'
+          ? 'This account is suspended for an unpaid invoice. Access returns as soon as the payment is recorded; see the Billing page of the dashboard.'
+          : 'This account is suspended. Contact Mboa support to restore access.',
+      );
+    }
+    if (verdict === 'unverified') {
+      await showQuota(res, caller, at);
+      throw new ApiError(
+        'email_unverified',
+        'Confirm the e-mail address of this account first: open the link sent to it at sign-up, or send a new one from the dashboard home page. The key works as soon as the address is confirmed.',
+      );
+    }
+    touch(resolved!, at);
+
     if (!metadata.plans.includes(caller.plan)) {
-      const at = now();
-      context(res).quota = quotaView(caller, await deps.meter.used(caller.accountId, at), at);
+      await showQuota(res, caller, at);
       const names = metadata.plans.map((p) => PLANS[p].label).join(', ');
       throw new ApiError('plan_forbidden', `${req.path} is not included in the ${PLANS[caller.plan].label} plan. Plans that include it: ${names}.`);
     }
-  });
 
-  const rateLimit = wrap(async (_req, res) => {
-    const caller = context(res).caller!;
-    if (caller.ratePerMinute === null) return;
-    const d = await deps.rateLimiter.consume(caller.accountId, caller.ratePerMinute);
-    res.setHeader('RateLimit-Policy', `"minute";q=${d.limit};w=60`);
-    res.setHeader('RateLimit', `"minute";r=${d.remaining};t=${d.resetSeconds}`);
-    res.setHeader('X-RateLimit-Limit', String(d.limit));
-    res.setHeader('X-RateLimit-Remaining', String(d.remaining));
-    res.setHeader('X-RateLimit-Reset', String(Math.floor(now().getTime() / 1000) + d.resetSeconds));
-    if (!d.allowed) {
-      // The quota is unchanged by a refused call: show it as it stands.
-      const at = now();
-      context(res).quota = quotaView(caller, await deps.meter.used(caller.accountId, at), at);
-      throw new ApiError('rate_limited', `Rate limit of ${d.limit} calls per minute reached. Retry in ${d.resetSeconds} s.`, {
-        headers: { 'Retry-After': String(d.resetSeconds) },
+  };
+}
+
+/** The chain's second half, once the request is known valid: rate limit and quota. */
+export function apiAdmission(deps: PipelineDeps): Chain {
+  const now = deps.now ?? (() => new Date());
+  return async (req, res, metadata) => {
+    const at = now();
+    const ctx = context(res);
+    const sample = ctx.dataset === 'sample';
+    // Test keys have their own per-minute limit and are never counted.
+    const caller = sample ? { ...ctx.caller!, ratePerMinute: TEST_KEYS.ratePerMinute, rateScope: 'test' as const } : ctx.caller!;
+    // HEAD shows what a GET would, and is never charged.
+    const counted = !sample && metadata.counted && req.method === 'GET';
+    const admission = await deps.admission.admit(caller, metadata.endpoint, counted, at);
+    if (admission.rate) setRateHeaders(res, admission.rate, at);
+    ctx.quota = quotaView(caller, admission.used, at);
+    setQuotaHeaders(res, ctx.quota);
+
+    if (admission.outcome === 'rate_limited') {
+      const wait = String(admission.rate!.resetSeconds);
+      throw new ApiError('rate_limited', `Rate limit of ${admission.rate!.limit} calls per minute reached. Retry in ${wait} s.`, {
+        headers: { 'Retry-After': wait },
       });
     }
-  });
-
-  const meterQuota = wrap(async (req, res) => {
-    const ctx = context(res);
-    const caller = ctx.caller!;
-    const metadata = routeMetadata(req);
-    const at = now();
-    if (!metadata.counted) {
-      ctx.quota = quotaView(caller, await deps.meter.used(caller.accountId, at), at);
-      setQuotaHeaders(res, ctx.quota);
-      return;
-    }
-    const { used, reservation } = await deps.meter.reserve({
-      accountId: caller.accountId,
-      keyId: caller.keyId,
-      endpoint: metadata.endpoint,
-      limit: caller.monthlyQuota,
-      now: at,
-    });
-    ctx.quota = quotaView(caller, used, at);
-    setQuotaHeaders(res, ctx.quota);
-    if (!reservation) {
-      const retryAfter = Math.max(1, Math.ceil((nextMonthStart(at).getTime() - at.getTime()) / 1000));
+    if (admission.outcome === 'quota_exceeded') {
       throw new ApiError(
         'quota_exceeded',
         `Monthly quota of ${caller.monthlyQuota} calls used up. It resets at ${ctx.quota.resets_at}; upgrade your plan for more.`,
-        { headers: { 'Retry-After': String(retryAfter), 'X-Should-Retry': 'false' } },
+        { headers: { 'Retry-After': String(secondsUntilReset(at)), 'X-Should-Retry': 'false' } },
       );
     }
-    ctx.reservation = reservation;
-    // Whatever path the answer takes, a call not answered 2xx is given back.
-    res.once('finish', () => {
-      if (res.statusCode >= 300 && !reservation.released) {
-        deps.meter.release(reservation).catch((err: Error) => deps.logger.error({ err: err.message }, 'usage not released'));
-      }
-    });
-    res.once('close', () => {
-      if (!res.writableFinished && !reservation.released) {
-        deps.meter.release(reservation).catch((err: Error) => deps.logger.error({ err: err.message }, 'usage not released'));
-      }
-    });
-  });
-
-  return [authenticate, authorizePlan, rateLimit, meterQuota];
-}
-
-export function routeMetadata(req: Request): RouteMetadata {
-  return (req as Request & { tsRestRoute: { metadata: RouteMetadata } }).tsRestRoute.metadata;
+    const ticket = admission.ticket;
+    if (ticket) {
+      ctx.ticket = ticket;
+      // Counted only once the whole answer was handed to the network with a 2xx status.
+      res.once('finish', () => void deps.admission.settle(ticket, res.statusCode >= 200 && res.statusCode < 300));
+      res.once('close', () => {
+        if (!res.writableFinished) void deps.admission.settle(ticket, false);
+      });
+    }
+  };
 }

@@ -1,28 +1,18 @@
-/** Writes every error as RFC 9457 problem+json, with `meta` (request id, quota when known). */
-import type { ErrorRequestHandler, Response } from 'express';
-import { RequestValidationError } from '@ts-rest/express';
+/**
+ * The one error model's writer: every error becomes RFC 9457 problem+json with `meta`
+ * (request id, quota when known). Works on plain Node responses, so the API's front
+ * handler and the Express app (pages, docs, operations) answer errors the same way.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ErrorRequestHandler } from 'express';
 import type { ZodError } from 'zod';
 import { ERROR_CODES, ERROR_TYPE_BASE, type TFieldError, type TProblem } from '../../contract/errors.js';
-import { ApiError, isDatabaseUnavailable } from '../errors.js';
+import { ApiError, isDatabaseUnavailable, NotReadyError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { context } from './context.js';
-import { quotaView, setQuotaHeaders } from './quota-view.js';
-import type { UsageMeter } from './usage-meter.js';
-
-function sendProblem(res: Response, err: ApiError): void {
-  const ctx = context(res);
-  const body: TProblem = {
-    type: `${ERROR_TYPE_BASE}${err.code}`,
-    title: ERROR_CODES[err.code].title,
-    status: err.status,
-    detail: err.detail,
-    code: err.code,
-    ...(err.options.errors ? { errors: err.options.errors } : {}),
-    meta: { request_id: ctx.requestId, ...(ctx.quota ? { quota: ctx.quota } : {}) },
-  };
-  for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
-  res.status(err.status).type('application/problem+json').send(JSON.stringify(body));
-}
+import type { Metrics } from '../ops/metrics.js';
+import type { Admission } from './admission.js';
+import { context, type RequestContext } from './context.js';
+import { setQuotaHeaders } from './quota-view.js';
 
 function fieldErrors(where: string, error: ZodError | null): TFieldError[] {
   if (!error) return [];
@@ -35,41 +25,66 @@ function fieldErrors(where: string, error: ZodError | null): TFieldError[] {
   });
 }
 
-export function validationProblem(err: RequestValidationError): ApiError {
-  const errors = [...fieldErrors('path', err.pathParams), ...fieldErrors('query', err.query)];
-  const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ') || 'The request is not valid.';
-  return new ApiError('validation_error', detail, { errors });
+export function validationProblemOf(errors: { path: ZodError | null; query: ZodError | null }): ApiError {
+  const fields = [...fieldErrors('path', errors.path), ...fieldErrors('query', errors.query)];
+  const detail = fields.map((e) => `${e.path}: ${e.message}`).join('; ') || 'The request is not valid.';
+  return new ApiError('validation_error', detail, { errors: fields });
 }
 
-export function errorHandler(deps: { logger: Logger; meter: UsageMeter }): ErrorRequestHandler {
-  return (rawErr, req, res, _next) => {
-    void (async () => {
-      let err: ApiError;
-      if (rawErr instanceof ApiError) err = rawErr;
-      else if (rawErr instanceof RequestValidationError) err = validationProblem(rawErr);
-      else if ((rawErr as { type?: string }).type === 'entity.too.large' || (rawErr as { status?: number }).status === 400) {
-        err = new ApiError('validation_error', 'The request could not be read.');
-      } else if (isDatabaseUnavailable(rawErr)) {
-        deps.logger.error({ err: (rawErr as Error).message, path: req.path }, 'database unavailable');
-        err = new ApiError('unavailable', 'The service is temporarily unavailable. Retry in a few seconds.', {
-          headers: { 'Retry-After': '5' },
-        });
-      } else {
-        deps.logger.error({ err: rawErr, path: req.path, request_id: context(res).requestId }, 'unhandled error');
-        err = new ApiError('internal_error', `Something went wrong on our side. Quote request id ${context(res).requestId} to support.`);
-      }
-      // An error is never charged: give the call back before reporting the quota.
-      const ctx = context(res);
-      if (ctx.reservation && !ctx.reservation.released && ctx.caller) {
-        const used = await deps.meter.release(ctx.reservation).catch(() => null);
-        if (used !== null) {
-          ctx.quota = quotaView(ctx.caller, used, new Date());
-          setQuotaHeaders(res, ctx.quota);
-        }
-      }
-      if (res.headersSent) return res.end();
-      sendProblem(res, err);
-    })();
+const UNAVAILABLE = 'The service is temporarily unavailable. Retry in a few seconds.';
+
+/** Any error as an ApiError: its own, or `unavailable`, or `internal_error` (logged, never shown). */
+export function toApiError(raw: unknown, ctx: RequestContext, logger: Logger, path: string): ApiError {
+  if (raw instanceof ApiError) return raw;
+  const e = raw as { type?: string; status?: number; message?: string };
+  if (e.type === 'entity.too.large' || e.status === 400) return new ApiError('validation_error', 'The request could not be read.');
+  if (raw instanceof NotReadyError) return new ApiError('unavailable', UNAVAILABLE, { headers: { 'Retry-After': '5' } });
+  if (isDatabaseUnavailable(raw)) {
+    logger.error({ err: e.message, path }, 'database unavailable');
+    return new ApiError('unavailable', UNAVAILABLE, { headers: { 'Retry-After': '5' } });
+  }
+  logger.error({ err: raw, path, request_id: ctx.requestId }, 'unhandled error');
+  return new ApiError('internal_error', `Something went wrong on our side. Quote request id ${ctx.requestId} to support.`);
+}
+
+/** An error is never charged: free the call's quota slot, and report the quota without it. */
+export async function releaseOnError(res: ServerResponse, ctx: RequestContext, admission: Admission): Promise<void> {
+  if (!ctx.ticket || ctx.ticket.settled || !ctx.quota) return;
+  await admission.settle(ctx.ticket, false);
+  const used = Math.max(0, ctx.quota.used - 1);
+  ctx.quota = { ...ctx.quota, used, remaining: ctx.quota.limit === null ? null : Math.max(0, ctx.quota.limit - used) };
+  if (!res.headersSent) setQuotaHeaders(res, ctx.quota);
+}
+
+export function writeProblem(res: ServerResponse, ctx: RequestContext, err: ApiError, metrics?: Metrics): void {
+  metrics?.problem(err.code);
+  if (res.headersSent) {
+    // Mid-answer (a stream): nothing valid can follow; cut the connection so the client sees it.
+    res.destroy();
+    return;
+  }
+  const body: TProblem = {
+    type: `${ERROR_TYPE_BASE}${err.code}`,
+    title: ERROR_CODES[err.code].title,
+    status: err.status,
+    detail: err.detail,
+    code: err.code,
+    ...(err.options.errors ? { errors: err.options.errors } : {}),
+    meta: { request_id: ctx.requestId, ...(ctx.quota ? { quota: ctx.quota } : {}) },
+  };
+  for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
+  const json = JSON.stringify(body);
+  res.statusCode = err.status;
+  res.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
+}
+
+/** The Express app's last handler: pages, docs and operations answer errors as problem+json too. */
+export function errorHandler(deps: { logger: Logger; admission: Admission; metrics?: Metrics }): ErrorRequestHandler {
+  return (raw, req, res, _next) => {
+    const ctx = context(res);
+    const err = toApiError(raw, ctx, deps.logger, req.path);
+    void releaseOnError(res, ctx, deps.admission).finally(() => writeProblem(res, ctx, err, deps.metrics));
   };
 }
-

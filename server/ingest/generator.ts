@@ -8,7 +8,7 @@
  * growing toward `now` (so 30-day trends compare two well-filled periods); older listings
  * are more often removed (sold, rented, withdrawn); some prices drop, with their history.
  */
-import { CITIES } from './catalog.js';
+import { CITIES } from '../../contract/places.js';
 import { contactOf } from './contacts.js';
 import type { ListingStatus } from './kinds.js';
 import { drawProperty, roundPrice } from './property.js';

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import type pg from 'pg';
 import { refreshMarketFigures } from '../market/refresh.js';
 import { estimatedListings, shouldBulkLoad, withSecondaryIndexesRebuilt } from './bulk-load.js';
-import { type FeedFormat, readFeed, type ReadProgress } from './feed-reader.js';
+import { type FeedFormat, type FeedRow, readFeed, type ReadProgress } from './feed-reader.js';
 import { PartitionedWriter } from './partitioned-writer.js';
 import { SeenReferences } from './removals.js';
 import { type ImportCounts, type ImportReportHead, type Rejection, RejectionLog } from './report.js';
@@ -59,129 +59,162 @@ const BYTES_PER_ROW = 600;
 
 /** `pool` may be null for a dry run, which never touches the database. */
 export async function importFile(pool: pg.Pool | null, opts: ImportOptions): Promise<ImportResult> {
-  const started = new Date();
-  const t0 = performance.now();
-  const now = opts.now ?? started;
-  const dryRun = opts.dryRun ?? false;
-  if (!dryRun && !pool) throw new Error('a database is needed unless dryRun is set');
-  const totalBytes = statSync(opts.file).size;
-  const log = new RejectionLog(reportPathFor(opts.file));
-  const counts: ImportCounts = { rows: 0, accepted: 0, rejected: 0, inserted: 0, updated: 0, unchanged: 0, repriced: 0, removed: 0 };
-  let fullSkippedReason: string | undefined;
-  const progress: ReadProgress = { bytes: 0 };
-  let lastProgress = 0;
+  if (!(opts.dryRun ?? false) && !pool) throw new Error('a database is needed unless dryRun is set');
+  return new FeedImport(pool, opts).run();
+}
 
-  /** Reads, validates and writes the whole file through `db`. */
-  const load = async (db: Queryable | null, partitions: number, seen: SeenReferences | null) => {
-    const writer = db
-      ? new PartitionedWriter({
-          db,
-          source: opts.source,
-          now,
-          partitions,
-          batchRows: opts.batchRows ?? 5_000,
-          onBatch: async (result, refs) => {
-            counts.inserted += result.inserted;
-            counts.updated += result.updated;
-            counts.repriced += result.repriced;
-            await seen?.add(refs);
-          },
-        })
-      : null;
+/** One import run: its counts, its rejection log, and the phases it goes through. */
+class FeedImport {
+  private readonly started = new Date();
+  private readonly t0 = performance.now();
+  private readonly now: Date;
+  private readonly dryRun: boolean;
+  private readonly totalBytes: number;
+  private readonly log: RejectionLog;
+  private readonly counts: ImportCounts = { rows: 0, accepted: 0, rejected: 0, inserted: 0, updated: 0, unchanged: 0, repriced: 0, removed: 0 };
+  private readonly progress: ReadProgress = { bytes: 0 };
+  private lastProgress = 0;
+  private fullSkippedReason: string | undefined;
+  private bulk = false;
+  private indexSeconds: number | undefined;
+
+  constructor(
+    private readonly pool: pg.Pool | null,
+    private readonly opts: ImportOptions,
+  ) {
+    this.now = opts.now ?? this.started;
+    this.dryRun = opts.dryRun ?? false;
+    this.totalBytes = statSync(opts.file).size;
+    this.log = new RejectionLog(reportPathFor(opts.file));
+  }
+
+  async run(): Promise<ImportResult> {
     try {
-      for await (const rows of readFeed(opts.file, opts.format, progress)) {
-        for (const row of rows) {
-          counts.rows++;
-          const checked = 'error' in row ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef } : validateRow(row.value);
-          let wait: Promise<unknown> | undefined;
-          if (checked.ok) {
-            counts.accepted++;
-            wait = writer?.add(checked.record);
-          } else {
-            counts.rejected++;
-            log.add({ line: row.line, ...(checked.sourceRef ? { source_ref: checked.sourceRef } : {}), reason: checked.reason });
-            // A listing whose row is malformed today is not a listing gone from the feed.
-            if (checked.sourceRef) wait = seen?.add([checked.sourceRef]);
-          }
-          if (wait) await wait;
-        }
-        if (opts.onProgress && performance.now() - lastProgress > PROGRESS_EVERY_MS) {
-          lastProgress = performance.now();
-          opts.onProgress({ rows: counts.rows, rejected: counts.rejected, bytes: progress.bytes, totalBytes, seconds: (lastProgress - t0) / 1000 });
-        }
+      await this.loadAll();
+    } catch (err) {
+      this.log.discard();
+      throw err;
+    }
+    this.counts.unchanged = this.dryRun ? 0 : this.counts.accepted - this.counts.inserted - this.counts.updated;
+    const refreshStart = performance.now();
+    if (!this.dryRun) await refreshMarketFigures(this.pool!);
+    const head = this.reportHead((performance.now() - refreshStart) / 1000);
+    await this.log.writeReport(head);
+    return { ...head, report_path: this.log.reportPath, rejected_sample: this.log.sample };
+  }
+
+  /** The whole file, by the path its size calls for: nowhere (dry run), bulk or incremental. */
+  private async loadAll(): Promise<void> {
+    if (this.dryRun) return this.load(null, 0, null);
+    const pool = this.pool!;
+    const { bulk, concurrency } = this.opts;
+    this.bulk = bulk === 'always' || (bulk !== 'never' && shouldBulkLoad(Math.floor(this.totalBytes / BYTES_PER_ROW), await estimatedListings(pool)));
+    if (this.bulk) {
+      await withSecondaryIndexesRebuilt(
+        pool,
+        (client) => this.withSeen(client, (seen) => this.load(client, 1, seen)),
+        (s) => (this.indexSeconds = s),
+      );
+    } else {
+      await this.withSeen(undefined, (seen) => this.load(pool, concurrency ?? 2, seen));
+    }
+  }
+
+  /** With `full`, the references seen in the file, kept to withdraw the others at the end. */
+  private async withSeen(client: pg.PoolClient | undefined, run: (seen: SeenReferences | null) => Promise<void>): Promise<void> {
+    const seen = this.opts.full ? await SeenReferences.open(this.pool!, client) : null;
+    try {
+      await run(seen);
+    } finally {
+      await seen?.close();
+    }
+  }
+
+  /** Reads, validates and writes the whole file through `db` (null: validate only). */
+  private async load(db: Queryable | null, partitions: number, seen: SeenReferences | null): Promise<void> {
+    const writer = db ? this.writer(db, partitions, seen) : null;
+    try {
+      for await (const rows of readFeed(this.opts.file, this.opts.format, this.progress)) {
+        for (const row of rows) await this.take(row, writer, seen);
+        this.reportProgress();
       }
       await writer?.finish();
     } catch (err) {
       await writer?.settle();
       throw err;
     }
-    if (seen) {
-      if (counts.accepted === 0) {
-        fullSkippedReason = `the file has no valid row: refusing to withdraw every listing of source ${opts.source}`;
-      } else {
-        counts.removed = await seen.withdrawUnseen(opts.source, now);
-      }
-    }
-  };
-
-  const withSeen = async (client: pg.PoolClient | undefined, run: (seen: SeenReferences | null) => Promise<void>) => {
-    const seen = opts.full ? await SeenReferences.open(pool!, client) : null;
-    try {
-      await run(seen);
-    } finally {
-      await seen?.close();
-    }
-  };
-
-  let bulk = false;
-  let indexSeconds: number | undefined;
-  try {
-    if (dryRun) {
-      await load(null, 0, null);
-    } else {
-      bulk = opts.bulk === 'always' ||
-        (opts.bulk !== 'never' && shouldBulkLoad(Math.floor(totalBytes / BYTES_PER_ROW), await estimatedListings(pool!)));
-      if (bulk) {
-        await withSecondaryIndexesRebuilt(
-          pool!,
-          (client) => withSeen(client, (seen) => load(client, 1, seen)),
-          (s) => (indexSeconds = s),
-        );
-      } else {
-        await withSeen(undefined, (seen) => load(pool!, opts.concurrency ?? 2, seen));
-      }
-    }
-  } catch (err) {
-    log.discard();
-    throw err;
+    if (seen) await this.withdrawUnseen(seen);
   }
 
-  counts.unchanged = dryRun ? 0 : counts.accepted - counts.inserted - counts.updated;
-  const refreshStart = performance.now();
-  if (!dryRun) await refreshMarketFigures(pool!);
-  const refreshSeconds = (performance.now() - refreshStart) / 1000;
+  private writer(db: Queryable, partitions: number, seen: SeenReferences | null): PartitionedWriter {
+    return new PartitionedWriter({
+      db,
+      source: this.opts.source,
+      now: this.now,
+      partitions,
+      batchRows: this.opts.batchRows ?? 5_000,
+      onBatch: async (result, refs) => {
+        this.counts.inserted += result.inserted;
+        this.counts.updated += result.updated;
+        this.counts.repriced += result.repriced;
+        await seen?.add(refs);
+      },
+    });
+  }
 
-  const seconds = (performance.now() - t0) / 1000;
-  const round = (s: number) => Math.round(s * 1000) / 1000;
-  const head: ImportReportHead = {
-    file: opts.file,
-    format: opts.format,
-    source: opts.source,
-    dry_run: dryRun,
-    full: opts.full ?? false,
-    mode: dryRun ? 'dry_run' : bulk ? 'bulk' : 'incremental',
-    started_at: started.toISOString(),
-    finished_at: new Date().toISOString(),
-    seconds: round(seconds),
-    rows_per_second: seconds > 0 ? Math.round(counts.rows / seconds) : counts.rows,
-    phases: {
-      load: round(seconds - refreshSeconds - (indexSeconds ?? 0)),
-      ...(indexSeconds !== undefined ? { index_rebuild: round(indexSeconds) } : {}),
-      ...(dryRun ? {} : { market_refresh: round(refreshSeconds) }),
-    },
-    counts,
-    ...(fullSkippedReason ? { full_skipped_reason: fullSkippedReason } : {}),
-  };
-  await log.writeReport(head);
-  return { ...head, report_path: log.reportPath, rejected_sample: log.sample };
+  /** One feed row: written when valid, logged with its reason when not. */
+  private async take(row: FeedRow, writer: PartitionedWriter | null, seen: SeenReferences | null): Promise<void> {
+    this.counts.rows++;
+    const checked = 'error' in row ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef } : validateRow(row.value);
+    if (checked.ok) {
+      this.counts.accepted++;
+      await writer?.add(checked.record);
+      return;
+    }
+    this.counts.rejected++;
+    this.log.add({ line: row.line, ...(checked.sourceRef ? { source_ref: checked.sourceRef } : {}), reason: checked.reason });
+    // A listing whose row is malformed today is not a listing gone from the feed.
+    if (checked.sourceRef) await seen?.add([checked.sourceRef]);
+  }
+
+  private reportProgress(): void {
+    if (!this.opts.onProgress || performance.now() - this.lastProgress <= PROGRESS_EVERY_MS) return;
+    this.lastProgress = performance.now();
+    const { rows, rejected } = this.counts;
+    this.opts.onProgress({ rows, rejected, bytes: this.progress.bytes, totalBytes: this.totalBytes, seconds: (this.lastProgress - this.t0) / 1000 });
+  }
+
+  /** `full`: the source's listings missing from the file are withdrawn, unless no row was valid. */
+  private async withdrawUnseen(seen: SeenReferences): Promise<void> {
+    if (this.counts.accepted === 0) {
+      this.fullSkippedReason = `the file has no valid row: refusing to withdraw every listing of source ${this.opts.source}`;
+      return;
+    }
+    this.counts.removed = await seen.withdrawUnseen(this.opts.source, this.now);
+  }
+
+  private reportHead(refreshSeconds: number): ImportReportHead {
+    const seconds = (performance.now() - this.t0) / 1000;
+    const round = (s: number) => Math.round(s * 1000) / 1000;
+    const { opts, counts, dryRun, indexSeconds } = this;
+    return {
+      file: opts.file,
+      format: opts.format,
+      source: opts.source,
+      dry_run: dryRun,
+      full: opts.full ?? false,
+      mode: dryRun ? 'dry_run' : this.bulk ? 'bulk' : 'incremental',
+      started_at: this.started.toISOString(),
+      finished_at: new Date().toISOString(),
+      seconds: round(seconds),
+      rows_per_second: seconds > 0 ? Math.round(counts.rows / seconds) : counts.rows,
+      phases: {
+        load: round(seconds - refreshSeconds - (indexSeconds ?? 0)),
+        ...(indexSeconds !== undefined ? { index_rebuild: round(indexSeconds) } : {}),
+        ...(dryRun ? {} : { market_refresh: round(refreshSeconds) }),
+      },
+      counts,
+      ...(this.fullSkippedReason ? { full_skipped_reason: this.fullSkippedReason } : {}),
+    };
+  }
 }

@@ -6,7 +6,7 @@
  *
  * Weighted tables are built once at load: the generator draws millions of rows.
  */
-import type { City, Tier } from './catalog.js';
+import type { City, Tier } from '../../contract/places.js';
 import type { PropertyType, Purpose } from './kinds.js';
 import { type Random, weightedTable } from './random.js';
 

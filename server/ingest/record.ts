@@ -5,7 +5,7 @@
  * fields the API never exposes. Field names are snake_case, as in the API.
  */
 import { z } from 'zod';
-import { LISTING_STATUSES, PROPERTY_TYPES, PURPOSES } from '../../contract/schemas.js';
+import { LISTING_STATUSES, MAX_PRICE, MAX_ROOMS, MAX_SURFACE, PROPERTY_TYPES, PURPOSES } from '../../contract/schemas.js';
 
 /**
  * The contract's `z.string().datetime({ offset: true })`, with the pattern compiled once:
@@ -28,13 +28,13 @@ const text = (max: number) =>
 const count = z.number({ required_error: 'is required', invalid_type_error: 'must be a number' })
   .int('must be an integer')
   .min(0, 'must be 0 or more')
-  // Far above any real property: a larger value is a shifted column, not a mansion.
-  .max(500, 'must be at most 500');
+  // The API's own bound (far above any real property: a larger value is a shifted column).
+  .max(MAX_ROOMS, `must be at most ${MAX_ROOMS}`);
 
 const xaf = z.number({ required_error: 'is required', invalid_type_error: 'must be a number' })
   .int('must be an integer number of XAF (no minor unit)')
   .positive('must be greater than 0')
-  .max(Number.MAX_SAFE_INTEGER, 'is too large');
+  .max(MAX_PRICE, `must be at most ${MAX_PRICE} (10^15 XAF)`);
 
 const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
@@ -51,7 +51,7 @@ export const ZListingRecord = z
     neighborhood: text(100),
     surface: z.number({ required_error: 'is required', invalid_type_error: 'must be a number' })
       .positive('must be greater than 0')
-      .max(100_000_000, 'is too large (square metres)'),
+      .max(MAX_SURFACE, `must be at most ${MAX_SURFACE} square metres`),
     bedrooms: count,
     bathrooms: count,
     type: enumOf(PROPERTY_TYPES),

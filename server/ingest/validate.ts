@@ -5,7 +5,7 @@
  * spelling ("yaounde" → "Yaoundé"), so market figures show one name per place.
  */
 import type { ZodIssue } from 'zod';
-import { CITIES } from './catalog.js';
+import { CITIES } from '../../contract/places.js';
 import { cachedMatchKey } from './columns.js';
 import { type ListingRecord, ZListingRecord } from './record.js';
 

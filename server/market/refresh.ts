@@ -1,33 +1,57 @@
 /**
- * Rebuilds the precomputed market tables from `listings`. Run after every data load
- * (seed, import) and periodically by the server, so that `/market/stats` and
- * `/market/trends` read a few indexed rows instead of scanning listings per call.
+ * Rebuilds the precomputed market tables, and the places listings are in, from
+ * `listings`. Run after every data load (seed, import) and periodically by the server,
+ * so that `/market/stats` and `/market/trends` read a few indexed rows instead of
+ * scanning listings per call.
  * One transaction: readers see the old figures until the new ones are complete.
  */
 import type pg from 'pg';
+import { TREND_MIN_SAMPLE } from '../../contract/schemas.js';
 
 const TREND_DAYS = 30;
 const DAY_MS = 86_400_000;
 /** Serialises refreshes across server instances and CLI runs. */
 const REFRESH_LOCK = 0x6d626f61; // "mboa"
 
+/**
+ * One pass over the active listings for the four groupings (city or neighbourhood, each
+ * for every type together and per type). Quartiles and median come from one
+ * percentile_cont over an array of fractions; ordered-set aggregates skip nulls, so the
+ * price-per-m² figures rest on the listings that have one (counted beside them).
+ */
 const STATS_SQL = `
+WITH g AS (
+  SELECT min(city) AS city, city_key, min(neighborhood) AS neighborhood, neighborhood_key, purpose, type,
+         GROUPING(neighborhood_key) = 1 AS city_wide,
+         count(*)::int AS n, avg(price) AS avg_price, min(price) AS min_price, max(price) AS max_price,
+         percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY price) AS q,
+         count(price_per_m2)::int AS n_ppm, avg(price_per_m2) AS avg_ppm,
+         percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY price_per_m2) AS q_ppm
+  FROM listings
+  WHERE status = 'active'
+  GROUP BY GROUPING SETS (
+    (city_key, purpose), (city_key, purpose, type),
+    (city_key, neighborhood_key, purpose), (city_key, neighborhood_key, purpose, type))
+)
 INSERT INTO market_stats
-  (city, city_key, purpose, type, volume, avg_price, min_price, max_price, median_price, avg_price_per_m2, as_of)
-SELECT min(city), city_key, purpose, type, count(*)::int,
-       round(avg(price))::bigint, min(price), max(price),
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY price))::bigint,
-       round(avg(price_per_m2))::int, $1
-FROM listings
-WHERE status = 'active'
-GROUP BY GROUPING SETS ((city_key, purpose), (city_key, purpose, type))`;
+  (city, city_key, neighborhood, neighborhood_key, purpose, type, volume,
+   avg_price, min_price, p25_price, median_price, p75_price, max_price,
+   price_per_m2_volume, avg_price_per_m2, p25_price_per_m2, median_price_per_m2, p75_price_per_m2, as_of)
+SELECT city, city_key, CASE WHEN city_wide THEN NULL ELSE neighborhood END, neighborhood_key, purpose, type, n,
+       round(avg_price)::bigint, min_price, round(q[1])::bigint, round(q[2])::bigint, round(q[3])::bigint, max_price,
+       n_ppm, round(avg_ppm)::int, round(q_ppm[1])::int, round(q_ppm[2])::int, round(q_ppm[3])::int, $1
+FROM g`;
 
+/**
+ * Both 30-day periods per (city, neighbourhood, type, purpose). A change in % is given
+ * only when each period has at least $4 listings: below that it is noise, not a trend.
+ */
 const TRENDS_SQL = `
 WITH cur AS (
   SELECT city_key, neighborhood_key, type, purpose, min(city) AS city, min(neighborhood) AS neighborhood,
          count(*)::int AS n, avg(price) AS avg_price,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY price) AS median_price,
-         avg(price_per_m2) AS avg_ppm
+         count(price_per_m2)::int AS n_ppm, avg(price_per_m2) AS avg_ppm
   FROM listings WHERE listed_at >= $1 AND listed_at < $2
   GROUP BY city_key, neighborhood_key, type, purpose
 ), prev AS (
@@ -38,21 +62,28 @@ WITH cur AS (
 )
 INSERT INTO market_trends
   (city, city_key, neighborhood, neighborhood_key, type, purpose, new_listings, previous_new_listings,
-   avg_price, median_price, avg_price_per_m2, previous_avg_price,
+   avg_price, median_price, price_per_m2_volume, avg_price_per_m2, previous_avg_price,
    avg_price_change_pct, new_listings_change_pct, period_start, period_end)
 SELECT coalesce(cur.city, prev.city), coalesce(cur.city_key, prev.city_key),
        coalesce(cur.neighborhood, prev.neighborhood), coalesce(cur.neighborhood_key, prev.neighborhood_key),
        coalesce(cur.type, prev.type), coalesce(cur.purpose, prev.purpose),
        coalesce(cur.n, 0), coalesce(prev.n, 0),
-       round(cur.avg_price)::bigint, round(cur.median_price)::bigint, round(cur.avg_ppm)::int,
+       round(cur.avg_price)::bigint, round(cur.median_price)::bigint, coalesce(cur.n_ppm, 0), round(cur.avg_ppm)::int,
        round(prev.avg_price)::bigint,
-       CASE WHEN prev.avg_price > 0 AND cur.avg_price IS NOT NULL
+       CASE WHEN cur.n >= $4 AND prev.n >= $4 AND prev.avg_price > 0
             THEN round(((cur.avg_price - prev.avg_price) / prev.avg_price * 100)::numeric, 1)::float8 END,
-       CASE WHEN prev.n > 0
-            THEN round(((coalesce(cur.n, 0) - prev.n)::numeric / prev.n * 100), 1)::float8 END,
+       CASE WHEN cur.n >= $4 AND prev.n >= $4
+            THEN round(((cur.n - prev.n)::numeric / prev.n * 100), 1)::float8 END,
        $1, $2
 FROM cur
 FULL JOIN prev USING (city_key, neighborhood_key, type, purpose)`;
+
+/** The places listings are in, whatever their status: what the API knows beyond the catalog. */
+const PLACES_SQL = `
+INSERT INTO places (city_key, neighborhood_key, city, neighborhood, listings)
+SELECT city_key, neighborhood_key, min(city), min(neighborhood), count(*)::int
+FROM listings
+GROUP BY city_key, neighborhood_key`;
 
 export async function refreshMarketFigures(pool: pg.Pool, now = new Date()): Promise<void> {
   // After a bulk load the planner's statistics and the visibility map are stale: searches
@@ -68,7 +99,9 @@ export async function refreshMarketFigures(pool: pg.Pool, now = new Date()): Pro
     await client.query('DELETE FROM market_stats');
     await client.query(STATS_SQL, [now]);
     await client.query('DELETE FROM market_trends');
-    await client.query(TRENDS_SQL, [start, end, previousStart]);
+    await client.query(TRENDS_SQL, [start, end, previousStart, TREND_MIN_SAMPLE]);
+    await client.query('DELETE FROM places');
+    await client.query(PLACES_SQL);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});

@@ -1,24 +1,35 @@
-import { accountView, createAccount } from '../../accounts/service.js';
-import { accountOption, parseOptions, plan, positiveInt, required } from '../args.js';
-import type { Command } from '../io.js';
+import { createAccount } from '../../accounts/accounts.js';
+import { accountView } from '../../accounts/views.js';
+import { accountOption, parseOptions, plan, required } from '../args.js';
+import { type Command, UsageError } from '../io.js';
+import { contractTerms } from './plans.js';
 
 const create: Command = {
   name: 'accounts create',
-  usage: 'accounts create --email E --plan starter|pro|enterprise [--company NAME] [--monthly-quota N] [--rate-limit N]',
+  usage:
+    'accounts create --email E --plan starter|pro|enterprise [--company NAME] [--lang fr|en] [--contract-end YYYY-MM-DD] [--monthly-quota N] [--rate-limit N]   (confirmed at creation)',
   async run(args, ctx) {
     const { values } = parseOptions(args, {
       email: { type: 'string' },
       plan: { type: 'string' },
       company: { type: 'string' },
+      lang: { type: 'string' },
+      'contract-end': { type: 'string' },
       'monthly-quota': { type: 'string' },
       'rate-limit': { type: 'string' },
     });
+    const email = required(values.email, 'email');
+    const target = plan(values.plan);
+    const contract = contractTerms(target, values);
+    if (values.lang !== undefined && values.lang !== 'fr' && values.lang !== 'en') throw new UsageError('--lang must be fr or en');
     const input = {
-      email: required(values.email, 'email'),
-      plan: plan(values.plan),
+      email,
+      plan: target,
       companyName: values.company ?? null,
-      monthlyQuotaOverride: positiveInt(values['monthly-quota'], 'monthly-quota'),
-      rateLimitOverride: positiveInt(values['rate-limit'], 'rate-limit'),
+      language: (values.lang as 'fr' | 'en' | undefined) ?? 'fr',
+      contractEnd: contract?.contractEnd ?? null,
+      monthlyQuotaOverride: contract?.monthlyQuotaOverride,
+      rateLimitOverride: contract?.rateLimitOverride,
     };
     const { prisma } = await ctx.db();
     const result = await createAccount(prisma, input);
@@ -41,10 +52,32 @@ function setStatus(status: 'active' | 'suspended'): Command {
     async run(args, ctx) {
       const { values } = parseOptions(args, { email: { type: 'string' } });
       const { prisma, account } = await accountOption(ctx, values.email);
-      const updated = await prisma.account.update({ where: { id: account.id }, data: { status } });
+      // An operator's suspension is lifted only by an operator; a payment lifts only a suspension for non-payment.
+      const updated = await prisma.account.update({
+        where: { id: account.id },
+        data: { status, suspensionReason: status === 'suspended' ? 'operator' : null },
+      });
       ctx.print({ account: accountView(updated) }, `account <${updated.email}> is now ${status}`);
     },
   };
 }
 
-export const commands: Command[] = [create, setStatus('suspended'), setStatus('active')];
+const show: Command = {
+  name: 'accounts show',
+  usage: 'accounts show --email E',
+  async run(args, ctx) {
+    const { values } = parseOptions(args, { email: { type: 'string' } });
+    const { account } = await accountOption(ctx, values.email);
+    const a = accountView(account);
+    ctx.print(
+      { account: a },
+      [
+        `account ${a.id} <${a.email}>${a.company_name ? ` ${a.company_name}` : ''}`,
+        `  plan ${a.plan}${a.plan === 'enterprise' ? ` (contract until ${a.contract_end ?? 'no end date'})` : ''}, ${a.monthly_quota ?? 'unlimited'} calls/month, ${a.rate_limit_per_minute ?? 'unlimited'}/minute`,
+        `  ${a.closed_at ? `closed ${a.closed_at.slice(0, 10)}` : a.status}${a.suspension_reason ? ` (${a.suspension_reason.replace('_', '-')})` : ''}, e-mail ${a.email_verified ? 'confirmed' : 'not confirmed'}, language ${a.language}, since ${a.created_at.slice(0, 10)}`,
+      ].join('\n'),
+    );
+  },
+};
+
+export const commands: Command[] = [create, show, setStatus('suspended'), setStatus('active')];

@@ -1,15 +1,20 @@
-import { createKey, listKeys, revokeKey } from '../../accounts/service.js';
+import { createKey, listKeys, revokeKey } from '../../accounts/keys.js';
 import { accountOption, parseOptions, required } from '../args.js';
 import type { Command } from '../io.js';
+import { operatorMail } from '../mail.js';
 
 const create: Command = {
   name: 'keys create',
-  usage: 'keys create --email E [--name N]',
+  usage: 'keys create --email E [--name N] [--test]   (--test: a mboa_test_ key, fixed sample data, never counted)',
   async run(args, ctx) {
-    const { values } = parseOptions(args, { email: { type: 'string' }, name: { type: 'string' } });
+    const { values } = parseOptions(args, { email: { type: 'string' }, name: { type: 'string' }, test: { type: 'boolean' } });
     const { prisma, account } = await accountOption(ctx, values.email);
-    const result = await createKey(prisma, account.id, values.name ?? 'API key');
-    ctx.print({ key: result.key, key_info: result.keyInfo }, `API key "${result.keyInfo.name}" (shown once, store it now): ${result.key}`);
+    const kind = values.test ? 'test' : 'live';
+    const result = await createKey(prisma, account.id, values.name ?? (kind === 'test' ? 'Test key' : 'API key'), new Date(), { by: 'operator', kind });
+    const { mail, close } = operatorMail();
+    await mail.keyCreated(account, result.keyInfo);
+    close();
+    ctx.print({ key: result.key, key_info: result.keyInfo }, `${kind === 'test' ? 'Test key' : 'API key'} "${result.keyInfo.name}" (shown once, store it now): ${result.key}`);
   },
 };
 
@@ -22,7 +27,7 @@ const list: Command = {
     const keys = await listKeys(prisma, account.id);
     const lines = keys.map(
       (k) =>
-        `${k.prefix}…  ${k.active ? 'active ' : 'revoked'}  created ${k.created_at.slice(0, 10)}  last used ${k.last_used_at?.slice(0, 16) ?? 'never'}  "${k.name}"`,
+        `${k.prefix}…  ${k.kind}  ${k.active ? 'active ' : 'revoked'}  created ${k.created_at.slice(0, 10)}  last used ${k.last_used_at?.slice(0, 16) ?? 'never'}  "${k.name}"`,
     );
     ctx.print({ keys }, lines.length ? lines.join('\n') : 'no keys');
   },
@@ -36,6 +41,9 @@ const revoke: Command = {
     const prefix = required(values.prefix, 'prefix');
     const { prisma, account } = await accountOption(ctx, values.email);
     const key = await revokeKey(prisma, account.id, prefix);
+    const { mail, close } = operatorMail();
+    await mail.keyRevoked(account, key);
+    close();
     ctx.print({ key_info: key }, `revoked ${key.prefix}… "${key.name}"`);
   },
 };

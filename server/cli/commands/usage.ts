@@ -1,4 +1,4 @@
-import { monthlyUsage } from '../../accounts/service.js';
+import { monthlyUsage } from '../../accounts/usage.js';
 import { accountOption, parseOptions } from '../args.js';
 import type { Command } from '../io.js';
 

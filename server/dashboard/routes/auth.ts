@@ -2,24 +2,16 @@
 import type { Router } from 'express';
 import { PLAN_NAMES, type PlanName } from '../../../contract/plans.js';
 import { hashPassword, needsRehash, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, verifyPassword } from '../../accounts/passwords.js';
-import { AccountRuleError, createAccount, normalizeEmail } from '../../accounts/service.js';
-import { clearCookie, setCookie } from '../cookies.js';
-import {
-  cookiePath,
-  type Dashboard,
-  fieldOf,
-  flash,
-  formToken,
-  formTokenValid,
-  handler,
-  redirect,
-  requireCsrf,
-  requireSession,
-  safeNext,
-  send,
-  state,
-  view,
-} from '../context.js';
+import { TOKEN_TTL_MS } from '../../accounts/email-tokens.js';
+import { isSelfServe } from '../../accounts/plan-rules.js';
+import { startVerification } from '../../accounts/verification.js';
+import { createAccount, normalizeEmail } from '../../accounts/accounts.js';
+import { AccountRuleError } from '../../accounts/errors.js';
+import { clearCookie, cookiePath, setCookie } from '../cookies.js';
+import type { Dashboard } from '../context.js';
+import { clientIp, formToken, formTokenValid, requireCsrf, requireSession, safeNext } from '../guards.js';
+import { flash, state } from '../request-state.js';
+import { fieldOf, handler, redirect, send, view } from '../respond.js';
 import { FORM_COOKIE } from '../form-tokens.js';
 import { t } from '../i18n.js';
 import { endSession, SESSION_COOKIE, SESSION_TTL_MS, startSession } from '../session.js';
@@ -36,7 +28,7 @@ export function authRoutes(router: Router, d: Dashboard): void {
     '/signup',
     handler((req, res) => {
       if (state(res).session) return redirect(req, res, '/');
-      const plan = isPlan(req.query.plan) ? req.query.plan : null;
+      const plan = isPlan(req.query.plan) && isSelfServe(req.query.plan) ? req.query.plan : null;
       const v = view(d, req, res);
       send(res, 200, signupPage(v, { form: { company: '', email: '', plan }, errors: {}, formToken: formToken(d, req, res) }));
     }),
@@ -71,7 +63,15 @@ export function authRoutes(router: Router, d: Dashboard): void {
       const problem = passwordProblem(password, { email: email || form.email });
       if (problem) errors.password = t(lang, `error.password.${problem}`, { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH });
       if (!form.plan) errors.plan = t(lang, 'error.plan');
+      else if (!isSelfServe(form.plan)) errors.plan = t(lang, 'error.plan.contract');
       if (Object.keys(errors).length > 0) return refuse(422, errors);
+
+      const wait = await d.signupLimiter.attempt(email, clientIp(req));
+      if (wait !== null) {
+        logger.warn({ ip: clientIp(req), domain: email.split('@')[1] }, 'dashboard: sign-ups limited');
+        res.setHeader('Retry-After', String(wait));
+        return refuse(429, { form: t(lang, 'error.signup.limited', { minutes: Math.ceil(wait / 60) }) });
+      }
 
       const plan = form.plan!;
       let created;
@@ -82,11 +82,19 @@ export function authRoutes(router: Router, d: Dashboard): void {
           companyName: form.company,
           passwordHash: await hashPassword(password),
           keyName: t(lang, 'signup.firstKeyName'),
+          language: lang,
+          emailVerified: false,
         });
       } catch (err) {
-        if (err instanceof AccountRuleError && err.code === 'email_taken') return refuse(409, { email: t(lang, 'error.email.taken') });
+        if (err instanceof AccountRuleError && err.code === 'email_taken') {
+          const existing = await d.prisma.account.findUnique({ where: { email }, select: { closedAt: true } });
+          return refuse(409, { email: t(lang, existing?.closedAt ? 'error.email.closed' : 'error.email.taken') });
+        }
         throw err;
       }
+      // The key works once the address is confirmed: the link goes out now, off the answer's path.
+      const link = await startVerification(d.prisma, created.account.id, d.now());
+      void d.mail.verifyEmail({ id: created.account.id, email, language: lang, companyName: form.company }, link, TOKEN_TTL_MS.verify_email / 3_600_000);
       const { token, ...session } = await startSession(d.prisma, created.account.id, d.now());
       setCookie(res, SESSION_COOKIE, token, { maxAge: SESSION_TTL_MS / 1000, secure: s.secure, path: cookiePath(req) });
       clearCookie(res, FORM_COOKIE, s.secure, cookiePath(req));
@@ -95,7 +103,7 @@ export function authRoutes(router: Router, d: Dashboard): void {
       res.setHeader('Cache-Control', 'no-store');
       s.session = session;
       const v = view(d, req, res);
-      send(res, 201, welcomePage(v, { company: form.company, plan, key: created.key }));
+      send(res, 201, welcomePage(v, { company: form.company, plan, key: created.key, email }));
     }),
   );
 
@@ -131,23 +139,24 @@ export function authRoutes(router: Router, d: Dashboard): void {
       if (!password) return refuse(422, t(lang, 'error.password.missing'));
       if (password.length > PASSWORD_MAX_LENGTH * 4) return refuse(422, t(lang, 'error.login.wrong'));
 
-      const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-      const wait = await d.loginLimiter.retryAfter(email, ip);
+      // Counted before the password is checked: parallel guesses cannot outrun the limit.
+      const ip = clientIp(req);
+      const wait = await d.loginLimiter.attempt(email, ip);
       if (wait !== null) {
         logger.warn({ ip }, 'dashboard: log-in attempts limited');
         res.setHeader('Retry-After', String(wait));
         return refuse(429, t(lang, 'error.login.limited', { minutes: Math.ceil(wait / 60) }));
       }
 
-      const account = await d.prisma.account.findUnique({ where: { email } });
+      const found = await d.prisma.account.findUnique({ where: { email } });
+      const account = found?.closedAt ? null : found;
       // Always hash, so an unknown address takes as long as a wrong password.
       const ok = await verifyPassword(password, account?.passwordHash);
       if (!account || !ok) {
-        await d.loginLimiter.failed(email, ip);
         logger.info({ account_id: account?.id ?? null }, 'dashboard: log-in refused');
         return refuse(422, t(lang, 'error.login.wrong'));
       }
-      await d.loginLimiter.succeeded(email);
+      await d.loginLimiter.succeeded(email, ip);
       if (needsRehash(account.passwordHash!)) {
         await d.prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword(password) } });
       }

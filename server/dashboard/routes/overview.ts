@@ -2,23 +2,22 @@
 import type { Router } from 'express';
 import { PLANS } from '../../../contract/plans.js';
 import { accountStatements } from '../../accounts/billing.js';
-import { monthStart } from '../../accounts/quota-month.js';
-import { countActiveKeys, monthlyUsage } from '../../accounts/service.js';
-import { type Dashboard, handler, requireSession, send, state, view } from '../context.js';
-import { formatMonth } from '../format.js';
+import { renderInvoicePdf } from '../../billing/invoice-pdf.js';
+import { findInvoice, invoiceView, listInvoices } from '../../billing/invoices.js';
+import { isMonthKey, monthKey, monthStart, shiftMonth } from '../../accounts/policy.js';
+import { countActiveKeys } from '../../accounts/keys.js';
+import { monthlyUsage } from '../../accounts/usage.js';
+import type { Dashboard } from '../context.js';
+import { requireSession } from '../guards.js';
+import { state } from '../request-state.js';
+import { handler, send, view } from '../respond.js';
+import { formatMonth } from '../../format.js';
 import { t } from '../i18n.js';
 import { monthUsage } from '../usage-data.js';
 import { billingPage } from '../views/billing.js';
+import { notFoundPage } from '../views/errors.js';
 import { homePage } from '../views/home.js';
 import { usagePage } from '../views/usage.js';
-
-const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
-const monthKey = (d: Date) => d.toISOString().slice(0, 7);
-
-function shiftMonth(month: string, by: number): string {
-  const [y, m] = month.split('-').map(Number);
-  return monthKey(new Date(Date.UTC(y, m - 1 + by, 1)));
-}
 
 export function overviewRoutes(router: Router, d: Dashboard): void {
   router.get(
@@ -45,7 +44,7 @@ export function overviewRoutes(router: Router, d: Dashboard): void {
       let status = 200;
       const asked = req.query.month;
       if (asked !== undefined) {
-        if (typeof asked === 'string' && MONTH.test(asked) && asked >= first && asked <= current) {
+        if (typeof asked === 'string' && isMonthKey(asked) && asked >= first && asked <= current) {
           month = asked;
         } else {
           status = 400;
@@ -72,9 +71,26 @@ export function overviewRoutes(router: Router, d: Dashboard): void {
     handler(async (req, res) => {
       const account = state(res).session!.account;
       const now = d.now();
-      const statements = await accountStatements(d.prisma, account.id, now);
+      const [statements, invoices] = await Promise.all([accountStatements(d.prisma, account.id, now), listInvoices(d.prisma, { accountId: account.id }, now)]);
       res.setHeader('Cache-Control', 'no-store');
-      send(res, 200, billingPage(view(d, req, res), { statements, now }));
+      send(res, 200, billingPage(view(d, req, res), { statements, invoices, now }));
+    }),
+  );
+
+  // An invoice as PDF, in the page's language; only the account's own.
+  router.get(
+    '/billing/invoices/:number',
+    requireSession(),
+    handler(async (req, res) => {
+      const account = state(res).session!.account;
+      const number = /^\d{1,9}$/.test(req.params.number) ? Number(req.params.number) : null;
+      const row = number === null ? null : await findInvoice(d.prisma, number);
+      if (!row || row.accountId !== account.id) return send(res, 404, notFoundPage(view(d, req, res)));
+      const invoice = invoiceView(row, d.now());
+      const pdf = await renderInvoicePdf(invoice, state(res).lang);
+      res.setHeader('Cache-Control', 'private, no-store');
+      res.setHeader('Content-Disposition', `attachment; filename="${invoice.display_number}.pdf"`);
+      res.type('application/pdf').send(pdf);
     }),
   );
 }

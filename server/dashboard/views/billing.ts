@@ -1,9 +1,12 @@
 /** Billing: each month's charge from the plans held, plan changes dated, the proration rule stated. */
 import { PLANS } from '../../../contract/plans.js';
 import type { MonthStatement } from '../../accounts/billing.js';
-import { dayDate, formatDay, formatDayTime, formatMonth, formatNumber, formatShortDay, formatXaf } from '../format.js';
-import { html, type SafeHtml } from '../html.js';
-import { type Lang, t } from '../i18n.js';
+import type { InvoiceView } from '../../billing/invoices.js';
+import { dayDate, formatDay, formatDayTime, formatMonth, formatNumber, formatShortDay, formatXaf } from '../../format.js';
+import { html, type SafeHtml } from '../../html.js';
+import type { Lang } from '../../lang.js';
+import { t } from '../i18n.js';
+import { suspendedText } from '../labels.js';
 import { page, type View } from './layout.js';
 
 function statement(lang: Lang, s: MonthStatement, isFirstMonth: boolean, now: Date): SafeHtml {
@@ -41,11 +44,56 @@ ${changes.length ? html`<h3>${t(lang, 'billing.changes')}</h3><ul class="changes
 </section>`;
 }
 
-export function billingPage(v: View, o: { statements: MonthStatement[]; now: Date }): SafeHtml {
+function invoiceStatus(lang: Lang, i: InvoiceView): SafeHtml {
+  if (i.status === 'paid') return html`<span class="status status-on">${t(lang, 'billing.status.paid', { date: formatDay(lang, new Date(i.paid_at!)) })}</span>`;
+  if (i.status === 'overdue') return html`<span class="status status-bad">${t(lang, 'billing.status.overdue')}</span>`;
+  return html`<span class="status status-warn">${t(lang, 'billing.status.unpaid')}</span>`;
+}
+
+/** Issued invoices, each downloadable as PDF, and how to pay them. */
+function invoicesSection(v: View, invoices: InvoiceView[]): SafeHtml {
+  const { lang } = v;
+  const col = {
+    number: t(lang, 'billing.col.number'),
+    month: t(lang, 'billing.col.month'),
+    due: t(lang, 'billing.col.due'),
+    total: t(lang, 'billing.col.totalTtc'),
+    status: t(lang, 'billing.col.status'),
+  };
+  const rows = invoices.map(
+    (i) => html`<tr data-invoice="${i.number}" data-status="${i.status}">
+<th scope="row" data-label="${col.number}">${i.display_number}</th>
+<td data-label="${col.month}">${formatMonth(lang, i.month)}</td>
+<td data-label="${col.due}">${formatDay(lang, dayDate(i.due_on))}</td>
+<td data-label="${col.total}" class="num">${formatXaf(lang, i.total_xaf)}</td>
+<td data-label="${col.status}">${invoiceStatus(lang, i)}</td>
+<td class="cell-actions"><a class="btn btn-small" href="${v.base}/billing/invoices/${i.number}" download aria-label="${t(lang, 'billing.download.label', { number: i.display_number })}">${t(lang, 'billing.download')}</a></td>
+</tr>`,
+  );
+  return html`<section class="card" aria-labelledby="invoices-title" id="invoices">
+<h2 id="invoices-title">${t(lang, 'billing.invoices.title')}</h2>
+${
+  invoices.length === 0
+    ? html`<p class="empty">${t(lang, 'billing.invoices.none')}</p>`
+    : html`<div class="table-wrap"><table class="figures stack-table" data-testid="invoices">
+<thead><tr><th scope="col">${col.number}</th><th scope="col">${col.month}</th><th scope="col">${col.due}</th><th scope="col" class="num">${col.total}</th><th scope="col">${col.status}</th><th scope="col"><span class="sr">PDF</span></th></tr></thead>
+<tbody>${rows}</tbody>
+</table></div>`
+}
+<h3>${t(lang, 'billing.pay.title')}</h3>
+<p data-testid="how-to-pay">${t(lang, 'billing.pay.text')}</p>
+</section>`;
+}
+
+export function billingPage(v: View, o: { statements: MonthStatement[]; invoices: InvoiceView[]; now: Date }): SafeHtml {
   const { lang } = v;
   const oldest = o.statements[o.statements.length - 1]?.month;
   const body = html`<h1>${t(lang, 'billing.title')}</h1>
 <p class="lead">${t(lang, 'billing.lead')}</p>
+${v.account?.status === 'suspended' ? html`<div class="notice notice-error" role="alert" data-testid="suspended">${suspendedText(lang, v.account)}</div>` : ''}
+${invoicesSection(v, o.invoices)}
+<h2>${t(lang, 'billing.statements.title')}</h2>
+<p class="hint">${t(lang, 'billing.vatNote')}</p>
 <section class="card rule" id="rule" aria-labelledby="rule-title">
 <h2 id="rule-title">${t(lang, 'billing.rule.title')}</h2>
 <p>${t(lang, 'billing.rule')}</p>

@@ -1,10 +1,12 @@
 /** Home: this month's calls (used, remaining, reset), the plan, the keys, a first call. */
 import { PLANS } from '../../../contract/plans.js';
-import type { UsageView } from '../../accounts/service.js';
-import { formatDay, formatNumber, formatXaf } from '../format.js';
-import { html, type SafeHtml } from '../html.js';
-import { type Lang, t } from '../i18n.js';
-import { page, type View } from './layout.js';
+import type { UsageView } from '../../accounts/usage.js';
+import { formatDay, formatNumber, formatXaf } from '../../format.js';
+import { html, type SafeHtml } from '../../html.js';
+import type { Lang } from '../../lang.js';
+import { t } from '../i18n.js';
+import { suspendedText } from '../labels.js';
+import { csrfField, page, type View } from './layout.js';
 import { copyButton } from './parts.js';
 
 /** A horizontal gauge drawn in SVG (no inline styles: the page's CSP forbids them). */
@@ -83,8 +85,13 @@ ${plan.usageAnalytics ? html`<p><a href="${v.base}/usage">${t(lang, 'home.analyt
 <p class="hint">${t(lang, 'quickstart.docs')} <a href="/docs">${v.origin}/docs</a></p>
 </section>`;
 
+  const verify = account.emailVerifiedAt
+    ? ''
+    : html`<div class="notice notice-info" role="status" data-testid="verify-pending"><p>${t(lang, 'verify.pending', { email: account.email })}</p>
+<form method="post" action="${v.base}/verify/resend">${csrfField(v)}<button type="submit" class="btn btn-small">${t(lang, 'verify.resend')}</button></form></div>`;
   const body = html`<h1>${o.company}</h1>
-${account.status === 'suspended' ? html`<div class="notice notice-error" role="alert">${t(lang, 'suspended')}</div>` : ''}
+${verify}
+${account.status === 'suspended' ? html`<div class="notice notice-error" role="alert" data-testid="suspended">${suspendedText(lang, account)}</div>` : ''}
 <div class="grid">
 ${usageCard}
 <div class="stack">${planCard}${keysCard}</div>

@@ -1,9 +1,12 @@
 /** Keys: allowance, create form, the list with created / last-used dates, revoke and rotate. */
 import { PLANS, type PlanName } from '../../../contract/plans.js';
-import type { KeyView } from '../../accounts/service.js';
-import { formatDayTime } from '../format.js';
-import { type HtmlValue, html, type SafeHtml } from '../html.js';
-import { type Lang, t } from '../i18n.js';
+import { TEST_KEYS_PER_ACCOUNT } from '../../accounts/keys.js';
+import { type KeyView } from '../../accounts/views.js';
+import { formatDayTime } from '../../format.js';
+import { type HtmlValue, html, type SafeHtml } from '../../html.js';
+import type { Lang } from '../../lang.js';
+import { t } from '../i18n.js';
+import { suspendedText } from '../labels.js';
 import { csrfField, page, type View } from './layout.js';
 import { errorSummary, keyReveal } from './parts.js';
 
@@ -12,6 +15,8 @@ export interface KeysPageModel {
   plan: PlanName;
   name: string;
   errors?: { name?: string; form?: string };
+  /** The kind the create form has selected. */
+  kind?: 'live' | 'test';
   /** Extra content for an error (e.g. the keys to revoke). */
   reveal?: { key: string; title: string; extra?: HtmlValue };
 }
@@ -28,7 +33,8 @@ function status(lang: Lang, k: KeyView, now: Date): SafeHtml {
 function actions(v: View, k: KeyView, back: string): SafeHtml {
   if (!k.active) return html``;
   const { lang } = v;
-  const rotate = k.expires_at
+  // A suspended account may revoke, not rotate (a rotation hands out a new key).
+  const rotate = k.expires_at || v.account?.status === 'suspended'
     ? ''
     : html`<form method="post" action="${v.base}/keys/${k.id}/rotate" data-confirm="${t(lang, 'keys.rotate.confirm', { prefix: k.prefix })}">${csrfField(v)}<button type="submit" class="btn btn-small">${t(lang, 'keys.rotate')}</button></form>`;
   return html`<div class="actions">${rotate}<form method="post" action="${v.base}/keys/${k.id}/revoke" data-confirm="${t(lang, 'keys.revoke.confirm', { prefix: k.prefix })}">${csrfField(v)}<input type="hidden" name="back" value="${back}"><button type="submit" class="btn btn-small btn-danger">${t(lang, 'keys.revoke')}</button></form></div>`;
@@ -51,7 +57,7 @@ export function keysTable(v: View, keys: KeyView[], o: { back: '/keys' | '/plans
 <thead><tr><th scope="col">${col.name}</th><th scope="col">${col.key}</th><th scope="col">${col.created}</th><th scope="col">${col.used}</th><th scope="col">${col.status}</th><th scope="col"><span class="sr">${col.actions}</span></th></tr></thead>
 <tbody>${ordered.map(
     (k) => html`<tr class="${k.active ? 'key-active' : 'key-inactive'}" data-key-id="${k.id}" data-prefix="${k.prefix}">
-<th scope="row" data-label="${col.name}">${k.name}</th>
+<th scope="row" data-label="${col.name}">${k.name}${k.kind === 'test' ? html` <span class="badge badge-test" data-testid="test-key">${t(lang, 'keys.testBadge')}</span>` : ''}</th>
 <td data-label="${col.key}"><code>${k.prefix}…</code></td>
 <td data-label="${col.created}">${formatDayTime(lang, new Date(k.created_at))}</td>
 <td data-label="${col.used}">${k.last_used_at ? formatDayTime(lang, new Date(k.last_used_at)) : t(lang, 'keys.never')}</td>
@@ -65,7 +71,7 @@ export function keysTable(v: View, keys: KeyView[], o: { back: '/keys' | '/plans
 export function keysPage(v: View, m: KeysPageModel): SafeHtml {
   const { lang } = v;
   const plan = PLANS[m.plan];
-  const active = m.keys.filter((k) => k.active).length;
+  const active = m.keys.filter((k) => k.active && k.kind === 'live').length;
   const allowance =
     plan.maxKeys === null
       ? t(lang, 'keys.allowanceUnlimited', { plan: plan.label, active })
@@ -78,8 +84,19 @@ export function keysPage(v: View, m: KeysPageModel): SafeHtml {
 <p class="lead">${t(lang, 'keys.lead')}</p>
 ${m.reveal ? keyReveal(lang, { title: m.reveal.title, key: m.reveal.key, origin: v.origin, extra: m.reveal.extra }) : ''}
 ${errorSummary(lang, m.errors ?? {})}
-<p data-testid="allowance">${allowance}${more}</p>
-<section class="card" aria-labelledby="create-title">
+<p data-testid="allowance">${allowance}${more} ${t(lang, 'keys.testAllowance', { max: TEST_KEYS_PER_ACCOUNT })}</p>
+${v.account?.status === 'suspended' ? html`<div class="notice notice-error" role="alert" data-testid="suspended">${suspendedText(lang, v.account)}</div>` : createForm(v, m)}
+<section aria-labelledby="list-title">
+<h2 id="list-title">${t(lang, 'keys.list.title')}</h2>
+${keysTable(v, m.keys)}
+<p class="hint">${t(lang, 'keys.rotate.help')}</p>
+</section>`;
+  return page(v, { title: t(lang, 'keys.title'), section: 'keys', body });
+}
+
+function createForm(v: View, m: KeysPageModel): SafeHtml {
+  const { lang } = v;
+  return html`<section class="card" aria-labelledby="create-title">
 <h2 id="create-title">${t(lang, 'keys.create.title')}</h2>
 <form method="post" action="${v.base}/keys" class="inline-form" novalidate>
 ${csrfField(v)}
@@ -89,12 +106,11 @@ ${csrfField(v)}
 <div class="row"><input id="name" name="name" type="text" maxlength="80" required value="${m.name}" aria-describedby="name-hint"${m.errors?.name ? html` aria-invalid="true"` : ''}>
 <button type="submit" class="btn btn-primary">${t(lang, 'keys.create.submit')}</button></div>
 </div>
+<fieldset class="field kinds">
+<legend>${t(lang, 'field.keyKind')}</legend>
+<label class="choice"><input type="radio" name="kind" value="live"${m.kind === 'test' ? '' : html` checked`}> ${t(lang, 'keys.kind.live')}</label>
+<label class="choice"><input type="radio" name="kind" value="test"${m.kind === 'test' ? html` checked` : ''}> ${t(lang, 'keys.kind.test')}</label>
+</fieldset>
 </form>
-</section>
-<section aria-labelledby="list-title">
-<h2 id="list-title">${t(lang, 'keys.list.title')}</h2>
-${keysTable(v, m.keys)}
-<p class="hint">${t(lang, 'keys.rotate.help')}</p>
 </section>`;
-  return page(v, { title: t(lang, 'keys.title'), section: 'keys', body });
 }

@@ -1,6 +1,7 @@
 /** The page shell: head, top bar (sections, language switch, log-out), notices, footer. */
-import { type HtmlValue, html, type SafeHtml } from '../html.js';
-import { type Lang, type MessageKey, t } from '../i18n.js';
+import { type HtmlValue, html, type SafeHtml } from '../../html.js';
+import type { Lang } from '../../lang.js';
+import { type MessageKey, t } from '../i18n.js';
 import type { Prisma } from '../../db.js';
 
 type AccountRow = Awaited<ReturnType<Prisma['account']['findUniqueOrThrow']>>;
@@ -26,7 +27,7 @@ export interface View {
   origin: string;
 }
 
-export type Section = 'home' | 'keys' | 'usage' | 'plans' | 'billing' | 'none';
+export type Section = 'home' | 'keys' | 'usage' | 'plans' | 'billing' | 'account' | 'none';
 
 const SECTIONS: Array<{ id: Section; path: string; label: MessageKey }> = [
   { id: 'home', path: '/', label: 'nav.home' },
@@ -34,6 +35,7 @@ const SECTIONS: Array<{ id: Section; path: string; label: MessageKey }> = [
   { id: 'usage', path: '/usage', label: 'nav.usage' },
   { id: 'plans', path: '/plans', label: 'nav.plans' },
   { id: 'billing', path: '/billing', label: 'nav.billing' },
+  { id: 'account', path: '/account', label: 'nav.account' },
 ];
 
 export function csrfField(v: View): SafeHtml {

@@ -1,28 +1,32 @@
 /** Pieces shared by several pages: form fields, error summaries, the shown-once key, plan cards. */
 import { ENDPOINTS, PLANS, PLAN_NAMES, type PlanDefinition, type PlanName } from '../../../contract/plans.js';
-import { formatNumber, formatXaf } from '../format.js';
-import { type HtmlValue, html, type SafeHtml } from '../html.js';
-import { ENDPOINT_LABELS, type Lang, supportText, t } from '../i18n.js';
+import { formatNumber, formatXaf } from '../../format.js';
+import { type HtmlValue, html, type SafeHtml } from '../../html.js';
+import type { Lang } from '../../lang.js';
+import { t } from '../i18n.js';
+import { ENDPOINT_LABELS, supportText } from '../labels.js';
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
 export function field(o: {
   id: string;
   label: string;
-  type: 'text' | 'email' | 'password';
+  type: 'text' | 'email' | 'password' | 'tel';
   value?: string;
   error?: string;
   hint?: string;
   autocomplete: string;
   maxlength?: number;
   minlength?: number;
+  /** Optional fields are not `required`. */
+  optional?: boolean;
 }): SafeHtml {
   const described = [o.hint ? `${o.id}-hint` : '', o.error ? `${o.id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field${o.error ? ' has-error' : ''}">
 <label for="${o.id}">${o.label}</label>
 ${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
 ${o.error ? html`<p class="field-error" id="${o.id}-error">${o.error}</p>` : ''}
-<input id="${o.id}" name="${o.id}" type="${o.type}" value="${o.type === 'password' ? '' : (o.value ?? '')}" autocomplete="${o.autocomplete}" required${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${o.minlength ? html` minlength="${o.minlength}"` : ''}${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}>
+<input id="${o.id}" name="${o.id}" type="${o.type}" value="${o.type === 'password' ? '' : (o.value ?? '')}" autocomplete="${o.autocomplete}"${o.optional ? '' : html` required`}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${o.minlength ? html` minlength="${o.minlength}"` : ''}${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}>
 </div>`;
 }
 
@@ -70,7 +74,7 @@ const amount = (lang: Lang, value: number | null) => (value === null ? t(lang, '
 
 /** The rows of the specification's plans table, for one plan. */
 export function planFacts(lang: Lang, plan: PlanDefinition): SafeHtml {
-  const support = supportText(lang, plan.support) + (plan.name === 'enterprise' ? `; ${t(lang, 'plans.annualContract')}` : '');
+  const support = supportText(lang, plan.supportLevel) + (plan.name === 'enterprise' ? `; ${t(lang, 'plans.annualContract')}` : '');
   return html`<dl class="facts">
 <div class="fact-price"><dt>${t(lang, 'plans.row.price')}</dt><dd>${formatXaf(lang, plan.priceXafPerMonth)}</dd></div>
 <div><dt>${t(lang, 'plans.row.quota')}</dt><dd>${amount(lang, plan.monthlyQuota)}</dd></div>
@@ -82,16 +86,24 @@ export function planFacts(lang: Lang, plan: PlanDefinition): SafeHtml {
 </dl>`;
 }
 
-/** The three plans side by side (stacked on a phone), each ending with `action(plan)`. */
+/**
+ * The three plans side by side (stacked on a phone), each ending with `action(plan)`.
+ * With `radio`, the plans it lists can be picked as a form field; the others (Enterprise,
+ * sold by contract) show only their action.
+ */
 export function planGrid(
   lang: Lang,
-  o: { current?: PlanName | null; action: (plan: PlanDefinition) => HtmlValue; radio?: { name: string; checked: PlanName | null } },
+  o: {
+    current?: PlanName | null;
+    action: (plan: PlanDefinition) => HtmlValue;
+    radio?: { name: string; checked: PlanName | null; plans: readonly PlanName[] };
+  },
 ): SafeHtml {
   return html`<div class="plans">${PLAN_NAMES.map((name) => {
     const plan = PLANS[name];
     const isCurrent = o.current === name;
     const head = html`<h3 class="plan-name">${plan.label}${isCurrent ? html` <span class="badge">${t(lang, 'plans.current')}</span>` : ''}</h3>`;
-    if (o.radio) {
+    if (o.radio && o.radio.plans.includes(name)) {
       return html`<label class="plan card${o.radio.checked === name ? ' selected' : ''}" data-plan="${name}">
 <input type="radio" name="${o.radio.name}" value="${name}"${o.radio.checked === name ? html` checked` : ''} required>
 ${head}${planFacts(lang, plan)}${o.action(plan)}
@@ -99,4 +111,20 @@ ${head}${planFacts(lang, plan)}${o.action(plan)}
     }
     return html`<section class="plan card${isCurrent ? ' selected' : ''}" data-plan="${name}">${head}${planFacts(lang, plan)}<div class="plan-action">${o.action(plan)}</div></section>`;
   })}</div>`;
+}
+
+/** The way to Enterprise: a request to sales, never a button that switches plan. */
+export function contactSalesLink(v: { base: string; lang: Lang }, primary = true): SafeHtml {
+  return html`<a class="btn${primary ? ' btn-primary' : ''}" href="${v.base}/contact-sales" data-testid="contact-sales">${t(v.lang, 'plans.contactSales')}</a>`;
+}
+
+/** A multi-line text field, labelled and described like `field`. */
+export function textArea(o: { id: string; label: string; value?: string; error?: string; hint?: string; maxlength: number; rows?: number }): SafeHtml {
+  const described = [o.hint ? `${o.id}-hint` : '', o.error ? `${o.id}-error` : ''].filter(Boolean).join(' ');
+  return html`<div class="field${o.error ? ' has-error' : ''}">
+<label for="${o.id}">${o.label}</label>
+${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
+${o.error ? html`<p class="field-error" id="${o.id}-error">${o.error}</p>` : ''}
+<textarea id="${o.id}" name="${o.id}" rows="${o.rows ?? 6}" maxlength="${o.maxlength}" required${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}>${o.value ?? ''}</textarea>
+</div>`;
 }

@@ -1,9 +1,11 @@
 /** Usage analytics (Pro and Enterprise): calls per day, per endpoint, per key; Starter is invited to upgrade. */
 import { PLANS, type PlanName } from '../../../contract/plans.js';
-import { dayDate, formatMonth, formatNumber, formatPercent, formatShortDay } from '../format.js';
-import { html, type SafeHtml } from '../html.js';
-import { ENDPOINT_LABELS, type Lang, t } from '../i18n.js';
+import { dayDate, formatMonth, formatNumber, formatPercent, formatShortDay } from '../../format.js';
+import { html, type SafeHtml } from '../../html.js';
+import type { Lang } from '../../lang.js';
+import { t } from '../i18n.js';
 import type { MonthUsage } from '../usage-data.js';
+import { ENDPOINT_LABELS } from '../labels.js';
 import { barChart } from './chart.js';
 import { upgradeInvite } from './home.js';
 import { page, type View } from './layout.js';

@@ -1,0 +1,24 @@
+/**
+ * E-mail confirmation. A sign-up's keys are refused by the API until the address is
+ * confirmed through a link sent to it (valid 48 hours, once). Operators' accounts, and
+ * every account opened before confirmation existed, count as confirmed.
+ */
+import type { Prisma } from '../db.js';
+import { issueToken, useToken } from './email-tokens.js';
+
+/** A new confirmation link's token for the account (earlier ones stop working). */
+export function startVerification(prisma: Prisma, accountId: string, now = new Date()): Promise<string> {
+  return issueToken(prisma, accountId, 'verify_email', now);
+}
+
+export type Confirmation = { state: 'confirmed' | 'already'; accountId: string } | { state: 'expired' | 'invalid' };
+
+/** Confirms the address behind a link; a second click on it finds the address confirmed. */
+export async function confirmEmail(prisma: Prisma, token: unknown, now = new Date()): Promise<Confirmation> {
+  return prisma.$transaction(async (tx) => {
+    const used = await useToken(tx as unknown as Prisma, token, 'verify_email', now);
+    if (used.state !== 'valid') return used;
+    const { count } = await tx.account.updateMany({ where: { id: used.accountId, emailVerifiedAt: null, closedAt: null }, data: { emailVerifiedAt: now } });
+    return { state: count === 1 ? 'confirmed' : 'already', accountId: used.accountId };
+  });
+}

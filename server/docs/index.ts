@@ -1,0 +1,88 @@
+/**
+ * `/docs`: the interactive API reference, Mboa's own page around Swagger UI, every file
+ * served from this server (no CDN) under a strict Content-Security-Policy: scripts and
+ * styles from this origin only, nothing inline, no eval. The operations show a curl and
+ * an `@mboa/sdk` sample each (from the OpenAPI document).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type Router } from 'express';
+
+const OWN_ASSETS = join(dirname(fileURLToPath(import.meta.url)), 'assets');
+const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** The only files served under /docs/assets: ours and the two Swagger UI needs. */
+const ASSETS: Record<string, { dir: string; type: string }> = {
+  'docs.css': { dir: OWN_ASSETS, type: 'text/css' },
+  'docs.js': { dir: OWN_ASSETS, type: 'text/javascript' },
+  'mboa.svg': { dir: OWN_ASSETS, type: 'image/svg+xml' },
+  'swagger-ui.css': { dir: SWAGGER_UI, type: 'text/css' },
+  'swagger-ui-bundle.js': { dir: SWAGGER_UI, type: 'text/javascript' },
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Mboa API reference</title>
+<meta name="description" content="Mboa real estate data API for Cameroon: listings and market statistics. Reference with curl and @mboa/sdk samples.">
+<link rel="icon" href="/docs/assets/mboa.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="/docs/assets/docs.css">
+</head>
+<body>
+<header class="mboa-bar">
+  <a class="mboa-brand" href="/docs"><img src="/docs/assets/mboa.svg" alt="" width="28" height="28"><span>Mboa</span></a>
+  <span class="mboa-tagline">Real estate data API for Cameroon</span>
+  <nav>
+    <a href="/api/v1/openapi.json">OpenAPI document</a>
+    <a href="/dashboard">Dashboard: your keys and usage</a>
+  </nav>
+</header>
+<main id="reference" data-openapi="/api/v1/openapi.json"><noscript>The interactive reference needs JavaScript; the <a href="/api/v1/openapi.json">OpenAPI document</a> does not.</noscript></main>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/docs.js"></script>
+</body>
+</html>
+`;
+
+/** `connectOrigins`: where "Try it out" may call besides this origin (the public URL, when set). */
+function contentSecurityPolicy(connectOrigins: string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${["'self'", ...connectOrigins].join(' ')}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export function docsRouter(options: { publicUrl?: string } = {}): Router {
+  const router = express.Router();
+  const origins = options.publicUrl ? [new URL(options.publicUrl).origin] : [];
+  const csp = contentSecurityPolicy(origins);
+  const files = new Map(Object.entries(ASSETS).map(([name, a]) => [name, { body: readFileSync(join(a.dir, name)), type: a.type }]));
+
+  router.get('/', (_req, res) => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.type('html').send(PAGE);
+  });
+  router.get('/assets/:file', (req, res, next) => {
+    const file = files.get(req.params.file);
+    if (!file) return next();
+    res.setHeader('Content-Type', `${file.type}; charset=utf-8`);
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.send(file.body);
+  });
+  return router;
+}

@@ -1,0 +1,66 @@
+/**
+ * What every request gets first (the API's front handler and the Express app alike): a
+ * request id (the caller's own X-Request-Id when safe to echo), HSTS when it came over
+ * https, and, once the answer is written or the connection closed, its metrics and one
+ * structured log line (no key, query values or bodies).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import { randomId } from '../ids.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { RequestContext } from './context.js';
+
+const SAFE_ID = /^[A-Za-z0-9._:-]{8,64}$/;
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+export interface RequestStartDeps {
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * Starts a request; `routeOf` names it for the metrics (a route pattern, never the raw
+ * path) once the answer is known. The context is `res.locals`, as Express keeps it.
+ */
+export function startRequest(
+  req: IncomingMessage,
+  res: ServerResponse & { locals?: object },
+  deps: RequestStartDeps,
+  o: { path: string; secure: boolean; routeOf: () => string },
+): RequestContext {
+  const started = process.hrtime.bigint();
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && SAFE_ID.test(given) ? given : randomId('req');
+  const ctx = (res.locals ??= {}) as RequestContext;
+  ctx.requestId = id;
+  res.setHeader('X-Request-Id', id);
+  if (o.secure) res.setHeader('Strict-Transport-Security', HSTS);
+  let done = false;
+  const end = () => {
+    if (done) return;
+    done = true;
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    deps.metrics.record(o.routeOf(), req.method ?? 'GET', res.statusCode, seconds);
+    deps.logger.info({ request_id: id, method: req.method, path: o.path, status: res.statusCode, ms: seconds * 1000, account: ctx.caller?.accountId }, 'request');
+  };
+  res.on('finish', end);
+  res.on('close', end);
+  return ctx;
+}
+
+/** The same, as the Express app's first middleware. */
+export function requestStart(deps: RequestStartDeps): RequestHandler {
+  return (req, res, next) => {
+    startRequest(req, res, deps, {
+      path: req.path,
+      secure: req.secure,
+      routeOf: () => {
+        const route = (req as { route?: { path?: unknown } }).route;
+        if (route && typeof route.path === 'string') return `${req.baseUrl}${route.path}`;
+        return res.statusCode === 404 ? 'unmatched' : 'other';
+      },
+    });
+    next();
+  };
+}

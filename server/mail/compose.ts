@@ -1,0 +1,47 @@
+/**
+ * The shape every e-mail shares: a greeting, a few paragraphs, at most one button, a note
+ * and the signature, as plain text and as simple HTML (escaped, inline-free of scripts).
+ */
+import { escapeHtml } from '../html.js';
+import type { Lang } from '../lang.js';
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailBody {
+  subject: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  /** Small print under the button (expiry, "if it was not you"…). */
+  note?: string;
+}
+
+const SIGNATURE: Record<Lang, string> = {
+  en: 'The Mboa team · support@mboa.cm',
+  fr: 'L’équipe Mboa · support@mboa.cm',
+};
+const GREETING: Record<Lang, string> = { en: 'Hello,', fr: 'Bonjour,' };
+
+export function compose(lang: Lang, body: MailBody): MailContent {
+  const text = [
+    GREETING[lang],
+    '',
+    ...body.paragraphs.flatMap((p) => [p, '']),
+    ...(body.action ? [`${body.action.label}: ${body.action.url}`, ''] : []),
+    ...(body.note ? [body.note, ''] : []),
+    `-- `,
+    SIGNATURE[lang],
+  ].join('\n');
+  const e = escapeHtml;
+  const html = `<!doctype html><html lang="${lang}"><body style="font-family:Arial,sans-serif;color:#1c2421;line-height:1.5;max-width:560px">
+<p>${e(GREETING[lang])}</p>
+${body.paragraphs.map((p) => `<p>${e(p)}</p>`).join('\n')}
+${body.action ? `<p><a href="${e(body.action.url)}" style="display:inline-block;background:#007a5e;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none;font-weight:bold">${e(body.action.label)}</a></p><p style="font-size:13px;color:#5b6762">${e(body.action.url)}</p>` : ''}
+${body.note ? `<p style="font-size:13px;color:#5b6762">${e(body.note)}</p>` : ''}
+<p style="font-size:13px;color:#5b6762">${e(SIGNATURE[lang])}</p>
+</body></html>`;
+  return { subject: body.subject, text, html };
+}

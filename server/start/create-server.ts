@@ -1,0 +1,316 @@
+/**
+ * The one place a Mboa server is assembled: database pool, Redis, rate limiter, usage
+ * meter, metrics, readiness, dashboard and API, the HTTP server with its parser-error
+ * answers, the periodic market refresh, and an orderly shutdown. `main.ts`, the tests and
+ * the benchmarks all start servers through `createServer`.
+ */
+import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import zlib from 'node:zlib';
+import compression from 'compression';
+import type { Express } from 'express';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { buildApp } from '../app.js';
+import type { Secrets } from '../config.js';
+import { type DashboardDeps, dashboardRouter } from '../dashboard/index.js';
+import { type Database, openDatabase } from '../db.js';
+import { contract } from '../../contract/router.js';
+import { QuotaAlerts } from '../accounts/quota-alerts.js';
+import { Admission } from '../http/admission.js';
+import type { RequestContext } from '../http/context.js';
+import { createApiHandler } from '../http/api-handler.js';
+import { ChangeFeed } from '../http/change-feed.js';
+import { clientErrorHandler } from '../http/client-errors.js';
+import { DataCache } from '../http/data-cache.js';
+import { KeyCache } from '../http/key-cache.js';
+import { apiAdmission, apiIdentity, apiQuotaAsItStands } from '../http/pipeline.js';
+import { CursorCodec } from '../listings/cursor.js';
+import type { ExportBlocks } from '../listings/export.js';
+import type { Logger } from '../logger.js';
+import { AccountMail } from '../mail/account-mail.js';
+import { type Mailer, UnsentMailer } from '../mail/mailer.js';
+import { marketFiguresAsOf, refreshMarketFigures } from '../market/refresh.js';
+import { Metrics } from '../ops/metrics.js';
+import { Readiness } from '../ops/readiness.js';
+import { metricsServer } from '../ops/routes.js';
+import { apiRouter } from '../routes/api.js';
+import { BackgroundWork, Drain } from './drain.js';
+
+export interface ServerOptions {
+  databaseUrl: string;
+  /** PostgreSQL connections of this instance. */
+  dbPoolMax?: number;
+  redisUrl?: string;
+  logger: Logger;
+  secrets: Secrets;
+  trustProxy?: string;
+  publicUrl?: string;
+  metrics?: { token?: string; port?: number; host?: string };
+  /** How long in-flight calls get to finish on shutdown (default 25 s). */
+  shutdownGraceMs?: number;
+  /** Rebuild market figures this often (0 or absent: never, besides after data loads). */
+  marketRefreshMinutes?: number;
+  /**
+   * Production: the server never migrates; until the database holds this version's
+   * migrations it answers 503 and `/readyz` says why. Demo and tests migrate first.
+   */
+  checkMigrations?: boolean;
+  /** Where account e-mails go: SMTP, the demo's mail folder, or a test's own server (default: nowhere, each one logged as unsent). */
+  mailer?: Mailer;
+  /** Send the 80 % and 100 % quota e-mails after counted calls (default: yes). */
+  quotaAlerts?: boolean;
+  /** Dashboard settings tests may change (limits, clock, Secure cookies...). */
+  dashboard?: Partial<Omit<DashboardDeps, 'prisma' | 'pool' | 'logger' | 'redis' | 'mail' | 'formSecrets'>>;
+  now?: () => Date;
+}
+
+export interface MboaServer {
+  app: Express;
+  http: Server;
+  db: Database;
+  redis: Redis | undefined;
+  readiness: Readiness;
+  /** The quota e-mails, when sent. */
+  quotaAlerts: QuotaAlerts | undefined;
+  /** Moves the usage counted in Redis to PostgreSQL now (it happens every second anyway). */
+  flushUsage(): Promise<void>;
+  /** Where GET /metrics is served when it has a port of its own (set once listening). */
+  metricsUrl: string | undefined;
+  /** Listens; resolves with the base URL (`http://127.0.0.1:3000`). */
+  listen(port: number, host: string): Promise<string>;
+  /**
+   * Drains (see drain.ts), then closes Redis and the pool, last. Resolves with the number
+   * of calls cut by the grace period. Safe to call twice.
+   */
+  close(): Promise<{ cut: number }>;
+}
+
+/** Exports streaming at once per instance; the next waits up to 5 s, then gets 503. */
+const EXPORT_CONNECTIONS = 4;
+/** How often an instance waiting for its migrations looks again. */
+const SCHEMA_POLL_MS = 5_000;
+/**
+ * Fail fast rather than queue: a command to an unreachable Redis errors at once (or after
+ * 500 ms when Redis hangs), and admission falls back to PostgreSQL. (Auto-pipelining was
+ * measured slower for one command per call.)
+ */
+const REDIS_OPTIONS = { maxRetriesPerRequest: 0, enableOfflineQueue: false, commandTimeout: 500 } as const;
+/** How long a starting server waits for Redis before serving without it. */
+const REDIS_WAIT_MS = 3_000;
+
+/**
+ * How a bulk export is charged: its first block is the call the chain admitted, counted
+ * as soon as its first line goes out; each next block of lines takes one more call of the
+ * quota (not of the per-minute limit) before its first line, and stops the export when the
+ * quota is used up. Test keys' exports are never counted.
+ */
+function exportBlocks(admission: Admission, ctx: RequestContext): ExportBlocks {
+  return {
+    async start(index) {
+      if (ctx.dataset === 'sample' || !ctx.caller) return true;
+      if (index === 0) {
+        if (ctx.ticket) await admission.settle(ctx.ticket, true);
+        return true;
+      }
+      const block = await admission.admit({ ...ctx.caller, ratePerMinute: null }, 'exports.listings', true, new Date());
+      if (block.outcome !== 'admitted') return false;
+      if (block.ticket) await admission.settle(block.ticket, true);
+      return true;
+    },
+  };
+}
+
+/** `req.secure` as Express computes it: TLS here, or https said by a proxy we trust. */
+function isSecure(req: IncomingMessage, trust: (address: string, hop: number) => boolean): boolean {
+  if ((req.socket as Socket & { encrypted?: boolean }).encrypted) return true;
+  if (!trust(req.socket.remoteAddress ?? '', 0)) return false;
+  const proto = req.headers['x-forwarded-proto'];
+  const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0].trim();
+  return first === 'https';
+}
+
+function waitForRedis(redis: Redis, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+  });
+}
+
+export async function createServer(options: ServerOptions): Promise<MboaServer> {
+  const { logger } = options;
+  const mailer = options.mailer ?? new UnsentMailer('this server has no mailer');
+  const db = openDatabase(options.databaseUrl, { max: options.dbPoolMax ?? 10 });
+  const redis = options.redisUrl ? new Redis(options.redisUrl, REDIS_OPTIONS) : undefined;
+  redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis unavailable'));
+
+  // Links in e-mails point at the public address, or (tests) at this server once it listens.
+  let listeningAt = 'http://localhost';
+  const mail = new AccountMail({ mailer, dashboardUrl: () => `${options.publicUrl ?? listeningAt}/dashboard`, logger });
+  const quotaAlerts = options.quotaAlerts === false ? undefined : new QuotaAlerts({ pool: db.pool, mail, logger });
+
+  const background = new BackgroundWork();
+  const drain = new Drain();
+  const metrics = new Metrics(db.pool);
+  const readiness = new Readiness({ pool: db.pool, redis, logger, checkMigrations: options.checkMigrations ?? false });
+  const admission = new Admission({
+    pool: db.pool,
+    redis,
+    logger,
+    background,
+    onCounted: quotaAlerts ? (accountId, month, used, limit) => void quotaAlerts.noteQuotaLevel(accountId, month, used, limit) : undefined,
+  });
+  const metricsToken = options.metrics?.port === undefined ? options.metrics?.token : undefined;
+
+  const compress = compression({ threshold: 1024 });
+  const compressStream = compression({
+    // NDJSON is text, though no registry of compressible types says so.
+    filter: (req, res) => compression.filter(req, res) || /ndjson/.test(String(res.getHeader('Content-Type'))),
+    threshold: 0,
+    level: 1,
+    brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
+  }) as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+  const app = buildApp({
+    logger,
+    admission,
+    metrics,
+    readiness,
+    drain,
+    metricsToken,
+    publicUrl: options.publicUrl,
+    trustProxy: options.trustProxy,
+    compress,
+    dashboard: dashboardRouter({ prisma: db.prisma, pool: db.pool, logger, redis, mail, formSecrets: options.secrets.dashboard, ...options.dashboard }),
+  });
+  const feed = new ChangeFeed({ databaseUrl: options.databaseUrl, logger });
+  // Exports hold a connection for as long as they stream: a few of their own, never the API's.
+  const exportPool = new pg.Pool({ connectionString: options.databaseUrl, max: EXPORT_CONNECTIONS, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+  exportPool.on('error', () => {});
+  const dataCache = new DataCache<unknown>(feed);
+  const chainDeps = { pool: db.pool, keys: new KeyCache(db.pool, feed), admission, background, logger, now: options.now };
+  const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const api = createApiHandler({
+    contract,
+    handlers: apiRouter(
+      {
+      live: { data: { pool: db.pool, schema: 'public' }, cursors: new CursorCodec(options.secrets.cursor), cache: dataCache },
+      // The sample never changes between loads: no cache needed, and its cursors are its own
+      // (signed apart, so a test key's cursor is refused on the live data and the reverse).
+      sample: { data: { pool: db.pool, schema: 'sample' }, cursors: new CursorCodec(options.secrets.cursor.map((s) => `sample:${s}`)) },
+      },
+      { pool: exportPool, blocks: (ctx) => exportBlocks(admission, ctx) },
+    ),
+    identify: apiIdentity(chainDeps),
+    admit: apiAdmission(chainDeps),
+    showQuota: apiQuotaAsItStands(chainDeps),
+    admission,
+    drain,
+    readiness,
+    logger,
+    metrics,
+    compress: compress as (req: IncomingMessage, res: ServerResponse, next: () => void) => void,
+    compressStream,
+    isSecure: (req) => isSecure(req, trust),
+    passThrough: new Set(['/api/v1/openapi.json']),
+  });
+
+  const http = createHttpServer((req, res) => {
+    if (!api(req, res)) app(req, res);
+  });
+  http.on('clientError', clientErrorHandler(logger));
+  // Longer than the usual load balancer's idle timeout (60 s), so it closes first.
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
+
+  const extraServers: Server[] = [];
+  if (options.metrics?.port !== undefined) extraServers.push(metricsServer(metrics));
+
+  let refresher: NodeJS.Timeout | undefined;
+  const minutes = options.marketRefreshMinutes ?? 0;
+  const refreshIfStale = async () => {
+    if (!(await readiness.refreshSchema())) return;
+    const asOf = await marketFiguresAsOf(db.pool);
+    if (!asOf || Date.now() - asOf.getTime() > Math.max(minutes, 1) * 60_000) await refreshMarketFigures(db.pool);
+  };
+
+  let schemaPoller: NodeJS.Timeout | undefined;
+  let closing: Promise<{ cut: number }> | undefined;
+  const server: MboaServer = {
+    quotaAlerts,
+    metricsUrl: undefined,
+    flushUsage: async () => {
+      // Calls answered a moment ago may still be on their way to being counted.
+      await background.settled();
+      await admission.flushNow();
+    },
+    app,
+    http,
+    db,
+    redis,
+    readiness,
+    async listen(port, host) {
+      if (redis && redis.status !== 'ready') await waitForRedis(redis, REDIS_WAIT_MS);
+      await feed.start();
+      admission.start();
+      if (!(await readiness.refreshSchema())) {
+        // Production before its deploy step: look again until the migrations are there.
+        schemaPoller = setInterval(() => {
+          void readiness.refreshSchema().then((ok) => {
+            if (!ok) return;
+            clearInterval(schemaPoller);
+            if (minutes > 0) refreshIfStale().catch((err: Error) => logger.error({ err: err.message }, 'market refresh failed'));
+          });
+        }, SCHEMA_POLL_MS);
+        schemaPoller.unref();
+      }
+      if (minutes > 0) {
+        await refreshIfStale().catch((err: Error) => logger.error({ err: err.message }, 'market refresh failed'));
+        refresher = setInterval(() => {
+          refreshIfStale().catch((err: Error) => logger.error({ err: err.message }, 'market refresh failed'));
+        }, minutes * 60_000);
+        refresher.unref();
+      }
+      await new Promise<void>((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(port, host, () => resolve());
+      });
+      for (const extra of extraServers) {
+        const metricsHost = options.metrics!.host ?? '127.0.0.1';
+        await new Promise<void>((resolve, reject) => {
+          extra.once('error', reject);
+          extra.listen(options.metrics!.port, metricsHost, () => resolve());
+        });
+        server.metricsUrl = `http://${metricsHost}:${(extra.address() as AddressInfo).port}`;
+      }
+      const address = http.address() as AddressInfo;
+      const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+      listeningAt = `http://${shownHost}:${address.port}`;
+      return listeningAt;
+    },
+    close() {
+      closing ??= (async () => {
+        clearInterval(refresher);
+        clearInterval(schemaPoller);
+        const result = http.listening ? await drain.drain(http, options.shutdownGraceMs ?? 25_000) : { cut: 0 };
+        for (const extra of extraServers) extra.close();
+        // Cut answers free their quota slots from their 'close' events: let those run.
+        await new Promise((resolve) => setImmediate(resolve));
+        await background.settled();
+        await admission.stop();
+        await feed.stop();
+        redis?.disconnect();
+        mailer.close();
+        await exportPool.end().catch(() => {});
+        await db.close();
+        return result;
+      })();
+      return closing;
+    },
+  };
+  return server;
+}
