@@ -5,7 +5,7 @@ export default defineConfig({
   tsconfig: 'tsconfig.build.json',
   // ESM (dist/index.js) and CommonJS (dist/index.cjs), each with its own .d.ts / .d.cts.
   format: ['esm', 'cjs'],
-  // ES2022 runs on Node 18, the oldest Node with a global fetch, and every current browser.
+  // ES2022: every Node.js the package supports (20 and later) and every current browser.
   target: 'es2022',
   platform: 'neutral',
   dts: true,

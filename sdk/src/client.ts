@@ -1,8 +1,12 @@
 /** The `Mboa` client: options, resources, quota. */
+import type { APIPromise } from './core/api-promise.js';
 import { readEnv } from './core/env.js';
 import { MboaError } from './core/errors.js';
+import { type AppInfo, type ExtraHeaders, checkHeaders, userAgent } from './core/headers.js';
 import { type Fetch, HttpCore, type RequestOptions } from './core/http.js';
+import { type LogLevel, type Logger, createLog } from './core/logger.js';
 import { type QuotaListener, QuotaTracker, type QuotaWarningListener, warnOnConsole } from './core/quota.js';
+import { Exports } from './resources/exports.js';
 import { Listings } from './resources/listings.js';
 import { Market } from './resources/market.js';
 import type { PingResponse, Quota } from './types.js';
@@ -47,6 +51,27 @@ export interface ClientOptions {
   quotaWarningAt?: number | undefined;
   /** How to warn when `quotaWarningAt` is reached (default: one `console.warn` line). */
   onQuotaWarning?: QuotaWarningListener | undefined;
+  /**
+   * Headers sent with every request, e.g. `{ 'X-Team': 'valuation' }`. A call's own
+   * `headers` option goes over them (`null` there removes one for that call). They may
+   * replace `Accept` and `User-Agent`, never `X-API-Key` (use `apiKey`).
+   */
+  defaultHeaders?: ExtraHeaders | undefined;
+  /**
+   * Your application, added to the `User-Agent` of every request: `{ name: 'loan-valuer',
+   * version: '1.2.0' }` sends `mboa-sdk-js/0.1.0 loan-valuer/1.2.0`, so Mboa support can
+   * tell your calls apart. Not sent from browsers, which set their own `User-Agent`.
+   */
+  appInfo?: AppInfo | undefined;
+  /**
+   * `'debug'` logs one line per request (method, URL, status, request id, duration,
+   * attempt), per retry and per export resume; `'off'` logs nothing. Defaults to the
+   * `MBOA_LOG` environment variable (`MBOA_LOG=debug`), else `'off'`. The API key and
+   * request headers are never logged.
+   */
+  logLevel?: LogLevel | undefined;
+  /** Where debug lines go (default `console`): anything with a `debug(message, details)` method. */
+  logger?: Logger | undefined;
 }
 
 /**
@@ -64,6 +89,8 @@ export class Mboa {
   readonly listings: Listings;
   /** Market statistics and trends. */
   readonly market: Market;
+  /** Bulk exports (Enterprise plan): every listing of a search in one resumable stream. */
+  readonly exports: Exports;
   /** Origin the client calls, without `/api/v1`. */
   readonly baseUrl: string;
   /** Milliseconds each attempt may take, unless a call says otherwise. */
@@ -97,9 +124,13 @@ export class Mboa {
       maxRetries: this.maxRetries,
       fetch: options.fetch,
       quota: this.#quota,
+      defaultHeaders: checkHeaders(options.defaultHeaders, 'defaultHeaders', 'configuration_error'),
+      userAgent: userAgent(options.appInfo),
+      log: createLog(options.logLevel, options.logger),
     });
     this.listings = new Listings(this.#http);
     this.market = new Market(this.#http);
+    this.exports = new Exports(this.#http);
   }
 
   /**
@@ -113,8 +144,9 @@ export class Mboa {
   /**
    * Health of the API and your quota (`GET /api/v1/ping`). Never counted in the quota,
    * so it is the free way to read how many calls are left this month.
+   * `.withResponse()` adds the status, headers and request id.
    */
-  ping(options?: RequestOptions): Promise<PingResponse> {
+  ping(options?: RequestOptions): APIPromise<PingResponse> {
     return this.#http.get<PingResponse>('/ping', undefined, options);
   }
 }

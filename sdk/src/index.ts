@@ -8,9 +8,13 @@
  * ```
  */
 export { Mboa, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type ClientOptions } from './client.js';
+export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
+export type { AppInfo, ExtraHeaders } from './core/headers.js';
 export type { Fetch, RequestOptions } from './core/http.js';
+export type { LogDetails, LogLevel, Logger } from './core/logger.js';
 export { CursorPage, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export type { QuotaListener, QuotaWarningListener } from './core/quota.js';
+export type { QuotaHeaders } from './core/quota-headers.js';
 export {
   MboaError,
   APIError,
@@ -30,7 +34,11 @@ export {
   RequestAbortedError,
   type ClientErrorCode,
 } from './core/errors.js';
+export type { Exports } from './resources/exports.js';
+export { ListingExport } from './resources/exports.js';
 export type { Listings } from './resources/listings.js';
 export type { Market } from './resources/market.js';
 export type * from './types.js';
+export type * from './export-types.js';
+export type * from './places.js';
 export { VERSION } from './version.js';

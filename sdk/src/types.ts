@@ -5,6 +5,8 @@
  * contract types by `test/types.test.ts`, so the two cannot drift apart.
  */
 
+import type { City } from './places.js';
+
 /** Kind of property. */
 export type PropertyType =
   | 'villa'
@@ -27,36 +29,46 @@ export type ListingStatus = 'active' | 'withdrawn' | 'sold' | 'rented';
 /** Order of search results; ties are broken by `id`. `-` means descending. */
 export type ListingSort = '-listed_at' | 'listed_at' | 'price' | '-price' | 'updated_at';
 
+/**
+ * Currency of the amounts in an answer: `XAF` (default, whole francs) or `EUR`, at the
+ * fixed parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent.
+ */
+export type Currency = 'XAF' | 'EUR';
+
 /** A plan, as sold. */
 export type PlanName = 'starter' | 'pro' | 'enterprise';
 
 /** A stable, machine-readable problem code sent by the API in error bodies. */
 export type ErrorCode =
   | 'validation_error'
+  | 'malformed_request'
   | 'invalid_cursor'
   | 'missing_api_key'
   | 'invalid_api_key'
   | 'plan_forbidden'
   | 'account_suspended'
+  | 'email_unverified'
   | 'not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'rate_limited'
   | 'quota_exceeded'
+  | 'headers_too_large'
   | 'internal_error'
   | 'unavailable';
 
 /* ------------------------------------------------------------------ listings */
 
-/** A listing's public fields, as returned by the search. Money is an integer number of XAF. */
+/** A listing's public fields, as returned by the search. Amounts are in `currency`: whole XAF, or EUR to the cent. */
 export interface Listing {
   /** Stable, opaque identifier (`lst_` and 20 characters). */
   id: string;
   /** Title as published. */
   title: string;
-  /** Integer amount in `currency` (XAF has no minor unit). Per month for rent purposes. */
+  /** Price in `currency` (whole XAF, or EUR to the cent). Per month for rent purposes. */
   price: number;
-  /** ISO 4217 code: Central African CFA franc. */
-  currency: 'XAF';
+  /** Currency of `price` and `price_per_m2`, as asked with the `currency` parameter (XAF by default). */
+  currency: Currency;
   /** City. */
   city: string;
   /** District within the city. */
@@ -71,7 +83,7 @@ export interface Listing {
   type: PropertyType;
   /** Purpose of the listing. */
   purpose: Purpose;
-  /** Price divided by surface, rounded, in XAF per m²; null when the surface is unknown. */
+  /** Price divided by surface (rounded to the franc, then converted), per m²; null when the surface is unknown. */
   price_per_m2: number | null;
   /** Market status; anything but `active` means the listing was removed. */
   status: ListingStatus;
@@ -89,7 +101,7 @@ export interface Listing {
 export interface PriceChange {
   /** When this price took effect (ISO 8601, UTC). */
   date: string;
-  /** Price from that date, in XAF. */
+  /** Price from that date, in the listing's `currency`. */
   price: number;
 }
 
@@ -174,28 +186,48 @@ export interface ListingResponse {
 
 /* ------------------------------------------------------------------ market */
 
-/** Figures over the active listings of one city (and purpose, and type when asked for). */
+/**
+ * Figures over the active listings of one city (or one neighbourhood) and purpose, for
+ * every type together or one type. Amounts in `currency`; percentiles are continuous
+ * (interpolated), rounded to the franc before any conversion.
+ */
 export interface MarketStat {
   /** City. */
   city: string;
+  /** Neighbourhood, or null when the row covers the whole city (no `neighborhood` asked). */
+  neighborhood: string | null;
   /** Purpose aggregated: sale prices and monthly rents are never mixed. */
   purpose: Purpose;
   /** Property type, or null when every type is aggregated. */
   type: PropertyType | null;
   /** Active listings aggregated. */
   volume: number;
-  /** Mean price, XAF. */
+  /** Listings every price figure of this row rests on (equal to `volume`): read small samples with care. */
+  sample_size: number;
+  /** Mean price. */
   avg_price: number;
-  /** Lowest price, XAF. */
+  /** Lowest price. */
   min_price: number;
-  /** Highest price, XAF. */
-  max_price: number;
-  /** Median price, XAF. */
+  /** First quartile of price: a quarter of the listings cost less. */
+  p25_price: number;
+  /** Median price. */
   median_price: number;
-  /** Mean price per m², XAF; null when no surface is known. */
+  /** Third quartile of price: a quarter of the listings cost more. */
+  p75_price: number;
+  /** Highest price. */
+  max_price: number;
+  /** Listings with a known price per m², which the price-per-m² figures rest on. */
+  price_per_m2_sample_size: number;
+  /** Mean price per m²; null when no listing has one. */
   avg_price_per_m2: number | null;
+  /** First quartile of price per m². */
+  p25_price_per_m2: number | null;
+  /** Median price per m². */
+  median_price_per_m2: number | null;
+  /** Third quartile of price per m². */
+  p75_price_per_m2: number | null;
   /** Currency of every amount. */
-  currency: 'XAF';
+  currency: Currency;
   /** When these figures were computed (ISO 8601, UTC). */
   as_of: string;
 }
@@ -212,27 +244,33 @@ export interface MarketTrend {
   purpose: Purpose;
   /** Listings published in the period. */
   new_listings: number;
-  /** Mean price of those listings, XAF; null when none. */
+  /** Listings the figures of the period rest on (equal to `new_listings`). */
+  sample_size: number;
+  /** Listings published in the 30 days before: what the changes compare with. */
+  previous_sample_size: number;
+  /** Mean price of the listings of the period; null when none. */
   avg_price: number | null;
-  /** Median price of those listings, XAF; null when none. */
+  /** Median price of those listings; null when none. */
   median_price: number | null;
-  /** Mean price per m², XAF; null when none. */
+  /** Listings of the period with a known price per m². */
+  price_per_m2_sample_size: number;
+  /** Mean price per m² of those listings; null when none. */
   avg_price_per_m2: number | null;
-  /** Change of `avg_price` against the previous 30 days, in %; null when that period had none. */
+  /** Change of `avg_price` against the previous 30 days, in %; null when either period has fewer than 5 listings. */
   avg_price_change_pct: number | null;
-  /** Change of `new_listings` against the previous 30 days, in %; null when that period had none. */
+  /** Change of `new_listings` against the previous 30 days, in %; null when either period has fewer than 5 listings. */
   new_listings_change_pct: number | null;
   /** Start of the 30-day period, inclusive (ISO 8601, UTC). */
   period_start: string;
   /** End of the period, exclusive (ISO 8601, UTC). */
   period_end: string;
   /** Currency of every amount. */
-  currency: 'XAF';
+  currency: Currency;
 }
 
 /** Body of `GET /api/v1/market/stats`. */
 export interface MarketStatsResponse {
-  /** One row per city and purpose (and type when filtered by type). */
+  /** One row per city (or neighbourhood, when asked for) and purpose, and type when filtered by type. */
   data: MarketStat[];
   /** Row count, quota and request id. */
   meta: CollectionMeta;
@@ -273,16 +311,16 @@ export interface PingResponse {
  */
 export interface ListingSearchParams {
   /** City, matched without regard to case or accents. */
-  city?: string | undefined;
+  city?: City | undefined;
   /** Neighbourhood, matched without regard to case or accents. */
   neighborhood?: string | undefined;
   /** Kind of property. */
   type?: PropertyType | undefined;
   /** Purpose of the listing. */
   purpose?: Purpose | undefined;
-  /** Minimum price, XAF, inclusive. */
+  /** Minimum price, inclusive, in `currency` (whole XAF by default; whole euros with `currency: 'EUR'`, compared with the EUR price shown). */
   min_price?: number | undefined;
-  /** Maximum price, XAF, inclusive. */
+  /** Maximum price, inclusive, in `currency` (as `min_price`). */
   max_price?: number | undefined;
   /** Minimum surface, m², inclusive. */
   min_surface?: number | undefined;
@@ -292,7 +330,10 @@ export interface ListingSearchParams {
   min_bedrooms?: number | undefined;
   /** Minimum number of bathrooms. */
   min_bathrooms?: number | undefined;
-  /** Only listings published at or after this ISO 8601 date (`2026-10-01`) or instant. */
+  /**
+   * Only listings published at or after this date (`2026-10-01`, midnight UTC) or timestamp
+   * with `Z` or a UTC offset (`2026-10-01T08:30:00+01:00`); years 1970 to 2100.
+   */
   listed_after?: string | undefined;
   /**
    * Only listings changed strictly after this ISO 8601 instant. With `sort: 'updated_at'`
@@ -307,31 +348,45 @@ export interface ListingSearchParams {
   limit?: number | undefined;
   /**
    * `meta.next_cursor` of a previous page, to resume from there. Valid only with the
-   * filters and sort it was issued for (otherwise `InvalidCursorError`).
+   * filters and sort it was issued for (otherwise `InvalidCursorError`); `currency` may change.
    */
   cursor?: string | undefined;
+  /** Currency of the amounts in the answer (default `XAF`). */
+  currency?: Currency | undefined;
+}
+
+/** Parameters of `listings.get`. */
+export interface ListingGetParams {
+  /** Currency of the amounts in the answer, price history included (default `XAF`). */
+  currency?: Currency | undefined;
 }
 
 /** Filters of `market.stats`. */
 export interface MarketStatsParams {
   /** Only this city (accent- and case-insensitive). All cities when absent. */
-  city?: string | undefined;
+  city?: City | undefined;
+  /** Only this neighbourhood (of `city` when both are given): rows per neighbourhood instead of per city. */
+  neighborhood?: string | undefined;
   /** Only this purpose. One row per purpose when absent. */
   purpose?: Purpose | undefined;
   /** Only this property type. Every type together when absent (`type` null). */
   type?: PropertyType | undefined;
+  /** Currency of the amounts in the answer (default `XAF`). */
+  currency?: Currency | undefined;
 }
 
 /** Filters of `market.trends`. */
 export interface MarketTrendsParams {
   /** Only this city (accent- and case-insensitive). */
-  city?: string | undefined;
+  city?: City | undefined;
   /** Only this neighbourhood (accent- and case-insensitive). */
   neighborhood?: string | undefined;
   /** Only this property type. */
   type?: PropertyType | undefined;
   /** Only this purpose. */
   purpose?: Purpose | undefined;
+  /** Currency of the amounts in the answer (default `XAF`). */
+  currency?: Currency | undefined;
 }
 
 /* ------------------------------------------------------------------ errors */
@@ -342,6 +397,8 @@ export interface FieldError {
   path: string;
   /** What is wrong with it. */
   message: string;
+  /** For an unknown city or neighbourhood: the closest known names, closest first. */
+  suggestions?: string[];
 }
 
 /** `meta` of an error body. */

@@ -8,11 +8,18 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type * as C from '../../contract/index.js';
 import type * as S from '../src/types.js';
+import type { ListingExportParams } from '../src/export-types.js';
+import type { City, KnownCity } from '../src/places.js';
 
 /** Exact type equality (not mere assignability): optional vs required, extra keys, `null`s all count. */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 /** Compiles only when `T` is `true`. */
 type Assert<T extends true> = T;
+/**
+ * The SDK types `city` as `City` (the known cities, suggested by editors, or any string);
+ * the contract as `string`. Apart from that the parameters must be equal.
+ */
+type PlainCity<T> = { [K in keyof T]: K extends 'city' ? string | undefined : T[K] };
 
 export type Checks = [
   Assert<Equal<S.PropertyType, C.TListing['type']>>,
@@ -20,6 +27,7 @@ export type Checks = [
   Assert<Equal<S.ListingStatus, C.TListing['status']>>,
   Assert<Equal<S.ListingSort, (typeof C.LISTING_SORTS)[number]>>,
   Assert<Equal<S.PlanName, C.PlanName>>,
+  Assert<Equal<S.Currency, C.Currency>>,
   Assert<Equal<S.ErrorCode, C.ErrorCode>>,
   Assert<Equal<S.Listing, C.TListing>>,
   Assert<Equal<S.PriceChange, C.TPriceChange>>,
@@ -36,10 +44,19 @@ export type Checks = [
   Assert<Equal<S.MarketTrendsResponse, C.TTrendsResponse>>,
   Assert<Equal<S.Ping, C.TPing>>,
   Assert<Equal<S.PingResponse, C.TPingResponse>>,
-  Assert<Equal<S.ListingSearchParams, C.TListingsQuery>>,
-  Assert<Equal<S.MarketStatsParams, C.TStatsQuery>>,
-  Assert<Equal<S.MarketTrendsParams, C.TTrendsQuery>>,
+  Assert<Equal<PlainCity<S.ListingSearchParams>, C.TListingsQuery>>,
+  Assert<Equal<S.ListingGetParams, C.TListingQuery>>,
+  Assert<Equal<PlainCity<S.MarketStatsParams>, C.TStatsQuery>>,
+  Assert<Equal<PlainCity<S.MarketTrendsParams>, C.TTrendsQuery>>,
+  // The bulk export takes the search's filters (typed from the search's, so alike), without
+  // sort and paging, plus currency and after.
+  Assert<Equal<keyof ListingExportParams, Exclude<keyof C.TListingsQuery, 'sort' | 'limit' | 'cursor'> | 'currency' | 'after'>>,
+  Assert<Equal<PlainCity<ListingExportParams>, C.TExportQuery>>,
+  // Any string is a City, and every known city is one.
+  Assert<string extends City ? true : false>,
+  Assert<KnownCity extends City ? true : false>,
   Assert<Equal<S.FieldError, C.TFieldError>>,
+  Assert<Equal<S.ProblemMeta, C.TProblemMeta>>,
   Assert<Equal<S.Problem, C.TProblem>>,
 ];
 

@@ -1,35 +1,43 @@
 /**
  * The transport every resource goes through: one GET with the key, a timeout per
- * attempt, cancellation, retries of what can be recovered from, and the quota of every
- * answer handed to the quota tracker.
+ * attempt, cancellation, retries of what can be recovered from, the quota of every
+ * answer handed to the quota tracker, and a debug line per attempt when asked for.
  */
-import {
-  APIError,
-  ConnectionError,
-  MboaError,
-  RequestAbortedError,
-  TimeoutError,
-} from './errors.js';
-import { inBrowser } from './env.js';
+import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
+import { APIError, ConnectionError, MboaError, RequestAbortedError, TimeoutError } from './errors.js';
+import { type ExtraHeaders, checkHeaders, requestHeaders } from './headers.js';
+import type { Log, LogDetails } from './logger.js';
 import type { QuotaTracker } from './quota.js';
-import { MAX_RETRY_AFTER_MS, backoffDelayMs, serverRetryDelayMs, shouldRetryResponse } from './retry.js';
+import { retryDelayFor } from './retry.js';
 import type { Quota } from '../types.js';
-import { VERSION } from '../version.js';
 
 /**
- * A `fetch` implementation: the global one of Node 18+, browsers, Deno and Bun fits, as
- * do wrappers around it (for proxies, logging or tests).
+ * A `fetch` implementation: the global one of Node.js 20+ fits, as do wrappers around it
+ * (for proxies, logging or tests).
  */
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
 /** Options of a single call, given as the last argument of any method. They override the client's. */
 export interface RequestOptions {
-  /** Milliseconds to wait for each attempt's answer before giving up on it (client default: 60 000). */
+  /**
+   * Milliseconds to wait for each attempt's answer before giving up on it (client default:
+   * 60 000). For an export, the longest wait for the headers and then between two chunks
+   * of the stream.
+   */
   timeout?: number | undefined;
-  /** Retries after a connection error, timeout, 429 `rate_limited` or 5xx (client default: 2). */
+  /**
+   * Retries after a connection error, timeout, 429 `rate_limited` or 5xx (client default:
+   * 2). For an export, the retries allowed between two listings received, resumes included.
+   */
   maxRetries?: number | undefined;
   /** Cancels the call, retries and backoff included; the call then throws `RequestAbortedError`. */
   signal?: AbortSignal | undefined;
+  /**
+   * Headers for this call only, over the client's `defaultHeaders` (`null` removes one).
+   * An `X-Request-Id` of 8 to 64 letters, digits or `._:-` is kept by the API as the
+   * request id, to match its logs with yours.
+   */
+  headers?: ExtraHeaders | undefined;
 }
 
 /** @internal What the transport needs from the client. */
@@ -40,10 +48,34 @@ export interface HttpCoreConfig {
   maxRetries: number;
   fetch: Fetch | undefined;
   quota: QuotaTracker;
+  defaultHeaders: ExtraHeaders;
+  userAgent: string;
+  log: Log;
 }
 
 /** Query values the API understands; `undefined` and `null` mean "not given". */
 export type QueryParams = object;
+
+/** @internal One call, checked and ready to send (maybe several times). */
+export interface PreparedCall {
+  url: string;
+  headers: Record<string, string>;
+  timeout: number;
+  maxRetries: number;
+  signal: AbortSignal | undefined;
+}
+
+/** @internal A 2xx answer whose body is read as it arrives (exports). */
+export interface OpenStream extends ResponseInfo {
+  /**
+   * The body's chunks. Each one re-arms the idle timeout; a failure is thrown as a
+   * `ConnectionError` (`TimeoutError` when idle too long) or `RequestAbortedError`.
+   * Leaving the loop early releases the connection.
+   */
+  chunks(): AsyncGenerator<Uint8Array, void, undefined>;
+  /** Milliseconds since the request was sent. */
+  elapsed(): number;
+}
 
 /** @internal */
 export class HttpCore {
@@ -54,59 +86,141 @@ export class HttpCore {
     this.#config = config;
   }
 
-  /** GETs `/api/v1{path}` and returns the parsed body of a 2xx answer, or throws an `MboaError`. */
-  async get<T>(path: string, query: QueryParams | undefined, options: RequestOptions = {}): Promise<T> {
-    const url = this.url(path, query);
+  /** The debug log, for resources that log events of their own (export resumes). */
+  get log(): Log {
+    return this.#config.log;
+  }
+
+  /** GETs `/api/v1{path}`: resolves with the parsed body of a 2xx answer, or rejects with an `MboaError`. */
+  get<T>(path: string, query: QueryParams | undefined, options: RequestOptions = {}): APIPromise<T> {
+    return new APIPromise(this.request<T>(path, query, options));
+  }
+
+  /** Checks a call's options and builds its URL and headers. */
+  prepare(path: string, query: QueryParams | undefined, options: RequestOptions, accept: string): PreparedCall {
     const timeout = options.timeout ?? this.#config.timeout;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
-    const { signal } = options;
     if (typeof timeout !== 'number' || !(timeout > 0) || !Number.isFinite(timeout)) {
       throw new MboaError(`timeout must be a positive number of milliseconds; got ${String(timeout)}.`, { code: 'invalid_argument' });
     }
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
       throw new MboaError(`maxRetries must be a whole number, 0 or more; got ${String(maxRetries)}.`, { code: 'invalid_argument' });
     }
+    const own = checkHeaders(options.headers, 'headers', 'invalid_argument');
+    const { apiKey, userAgent, defaultHeaders } = this.#config;
+    return {
+      url: this.url(path, query),
+      headers: requestHeaders(apiKey, accept, userAgent, defaultHeaders, own),
+      timeout,
+      maxRetries,
+      signal: options.signal,
+    };
+  }
 
+  private async request<T>(path: string, query: QueryParams | undefined, options: RequestOptions): Promise<WithResponse<T>> {
+    const call = this.prepare(path, query, options, 'application/json');
     for (let retriesDone = 0; ; retriesDone++) {
-      if (signal?.aborted) throw new RequestAbortedError(signal.reason);
-      const canRetry = retriesDone < maxRetries;
-
-      let answer: Answer;
+      if (call.signal?.aborted) throw new RequestAbortedError(call.signal.reason);
       try {
-        answer = await this.attempt(url, timeout, signal);
+        return await this.attemptJson<T>(call, retriesDone + 1);
       } catch (err) {
-        // Only connection errors and timeouts reach here as retriable; an abort is final.
-        if (err instanceof ConnectionError && canRetry) {
-          await sleep(backoffDelayMs(retriesDone), signal);
-          continue;
-        }
-        throw err;
+        const delay = retriesDone < call.maxRetries ? retryDelayFor(err, retriesDone) : undefined;
+        if (delay === undefined) throw err;
+        this.logRetry(call, err, delay, retriesDone + 1);
+        await sleep(delay, call.signal);
       }
+    }
+  }
 
-      const { status, headers, body, text } = answer;
-      if (status >= 200 && status < 300) {
-        if (body === undefined) {
-          throw new MboaError(`The API answered ${status} with a body that is not JSON.`, {
-            status,
-            code: 'invalid_response',
-            requestId: headers['x-request-id'],
-          });
-        }
-        this.reportQuota((body as { meta?: { quota?: unknown } }).meta?.quota);
-        return body as T;
+  /** One attempt of a JSON call, body included, within the timeout. */
+  private async attemptJson<T>(call: PreparedCall, attempt: number): Promise<WithResponse<T>> {
+    const exchange = await this.send(call, attempt);
+    let text: string;
+    try {
+      // The body is read inside the timeout too: a server can stall after the headers.
+      text = await exchange.response.text();
+    } catch (err) {
+      throw exchange.failure(err);
+    } finally {
+      exchange.done();
+    }
+    const { status, headers, requestId } = exchange;
+    const body = parseJson(text);
+    if (status >= 200 && status < 300) {
+      if (body === undefined) {
+        throw new MboaError(`The API answered ${status} with a body that is not JSON.`, { status, code: 'invalid_response', requestId });
       }
+      this.reportQuota((body as { meta?: { quota?: unknown } }).meta?.quota);
+      return { data: body as T, status, headers, requestId };
+    }
+    const error = APIError.generate(status, body, headers, text);
+    this.reportQuota(error.meta?.quota);
+    throw error;
+  }
 
-      const error = APIError.generate(status, body, headers, text);
+  /**
+   * One attempt of a streamed call (exports): resolves once a 2xx answer's headers are in,
+   * with its body to read as it comes; an error answer is read whole and thrown as its
+   * `APIError`. No retries here: the caller resumes from what it received.
+   */
+  async openStream(call: PreparedCall, attempt: number, contentType: RegExp): Promise<OpenStream> {
+    const exchange = await this.send(call, attempt);
+    const { status, headers, requestId, response } = exchange;
+    if (status < 200 || status >= 300) {
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (err) {
+        throw exchange.failure(err);
+      } finally {
+        exchange.done();
+      }
+      const error = APIError.generate(status, parseJson(text), headers, text);
       this.reportQuota(error.meta?.quota);
-      if (canRetry && shouldRetryResponse(status, headers, error.code)) {
-        const delay = serverRetryDelayMs(headers) ?? backoffDelayMs(retriesDone);
-        if (delay <= MAX_RETRY_AFTER_MS) {
-          await sleep(delay, signal);
-          continue;
-        }
-      }
       throw error;
     }
+    if (!contentType.test(headers['content-type'] ?? '')) {
+      exchange.done();
+      response.body?.cancel().catch(() => undefined);
+      throw new MboaError(`The API answered ${status} with Content-Type "${headers['content-type'] ?? ''}", not a stream of listings.`, {
+        status,
+        code: 'invalid_response',
+        requestId,
+      });
+    }
+    return {
+      status,
+      headers,
+      requestId,
+      elapsed: () => Date.now() - exchange.started,
+      async *chunks() {
+        const reader = response.body?.getReader();
+        if (!reader) return exchange.done();
+        // Not every fetch stops a body read on abort (mocks, some runtimes): cancelling the
+        // reader does, and ends the read as if the body were done; `aborted` tells apart.
+        const cancel = () => void reader.cancel().catch(() => undefined);
+        exchange.signal.addEventListener('abort', cancel, { once: true });
+        try {
+          for (;;) {
+            exchange.rearm();
+            let next: ReadableStreamReadResult<Uint8Array>;
+            try {
+              next = await reader.read();
+            } catch (err) {
+              throw exchange.failure(err);
+            }
+            if (exchange.signal.aborted) throw exchange.failure(exchange.signal.reason);
+            if (next.done) return;
+            yield next.value;
+          }
+        } finally {
+          exchange.done();
+          exchange.signal.removeEventListener('abort', cancel);
+          // Leaving early (a `break` in the caller's loop): close the connection.
+          cancel();
+        }
+      },
+    };
   }
 
   /** The full URL: base, `/api/v1`, path, and the query without its unset values. */
@@ -119,46 +233,99 @@ export class HttpCore {
     return `${this.#config.baseUrl}/api/v1${path}${qs ? `?${qs}` : ''}`;
   }
 
-  /** One HTTP exchange, body included, within `timeout`. Throws connection errors only. */
-  private async attempt(url: string, timeout: number, signal: AbortSignal | undefined): Promise<Answer> {
+  /**
+   * Sends the request and waits for the answer's headers within the timeout. The returned
+   * exchange keeps the timer and the abort wiring until `done()`, for the body read.
+   */
+  private async send(call: PreparedCall, attempt: number): Promise<Exchange> {
     // Looked up at each call, never captured at import or construction: test tools (msw)
     // and instrumentation replace the global fetch after the client is built.
     const fetchImpl = this.#config.fetch ?? (globalThis.fetch as Fetch | undefined);
     if (typeof fetchImpl !== 'function') {
-      throw new MboaError('No global fetch: use Node.js 18 or later, or pass the `fetch` option.', { code: 'configuration_error' });
+      throw new MboaError('No global fetch: use Node.js 20 or later, or pass the `fetch` option.', { code: 'configuration_error' });
     }
-
+    const { signal, timeout } = call;
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeout);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const started = Date.now();
+    const log = this.#config.log;
 
+    const exchange = {
+      started,
+      signal: controller.signal,
+      rearm() {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeout);
+      },
+      done() {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      },
+      /** The client's error for a failure of fetch or of a body read. */
+      failure(err: unknown): MboaError {
+        let error: MboaError;
+        if (err instanceof MboaError) error = err;
+        else if (signal?.aborted) error = new RequestAbortedError(signal.reason);
+        else if (timedOut) error = new TimeoutError(timeout);
+        else error = new ConnectionError(`Connection error: ${describe(err)}`, err);
+        log?.(`GET ${call.url} failed after ${Date.now() - started} ms: ${error.message}`, {
+          event: 'error',
+          method: 'GET',
+          url: call.url,
+          durationMs: Date.now() - started,
+          attempt,
+          error: error.message,
+        });
+        return error;
+      },
+    };
+
+    exchange.rearm();
+    let response: Response;
     try {
-      const response = await fetchImpl(url, {
-        method: 'GET',
-        headers: {
-          'X-API-Key': this.#config.apiKey,
-          Accept: 'application/json',
-          ...(inBrowser() ? {} : { 'User-Agent': `mboa-sdk-js/${VERSION}` }),
-        },
-        signal: controller.signal,
-      });
-      // The body is read inside the timeout too: a server can stall after the headers.
-      const text = await response.text();
-      return { status: response.status, headers: headerRecord(response.headers), body: parseJson(text), text };
+      response = await fetchImpl(call.url, { method: 'GET', headers: call.headers, signal: controller.signal });
     } catch (err) {
-      if (err instanceof MboaError) throw err;
-      if (signal?.aborted) throw new RequestAbortedError(signal.reason);
-      if (timedOut) throw new TimeoutError(timeout);
-      throw new ConnectionError(`Connection error: ${describe(err)}`, err);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      exchange.done();
+      throw exchange.failure(err);
     }
+    const headers = headerRecord(response.headers);
+    const requestId = headers['x-request-id'];
+    const durationMs = Date.now() - started;
+    log?.(`GET ${call.url} → ${response.status} in ${durationMs} ms (request ${requestId ?? 'without id'}, attempt ${attempt})`, {
+      event: 'response',
+      method: 'GET',
+      url: call.url,
+      status: response.status,
+      requestId,
+      durationMs,
+      attempt,
+    });
+    return { ...exchange, response, status: response.status, headers, requestId };
+  }
+
+  /** Logs a retry about to happen. */
+  logRetry(call: PreparedCall, err: unknown, delayMs: number, retry: number, extra: Partial<LogDetails> = {}): void {
+    const reason = err instanceof Error ? err.message : String(err);
+    const event = extra.event ?? 'retry';
+    this.#config.log?.(
+      `${event === 'resume' ? 'resuming' : 'retrying'} GET ${call.url} in ${Math.round(delayMs)} ms (retry ${retry} of ${call.maxRetries}): ${reason}`,
+      {
+        method: 'GET',
+        url: call.url,
+        delayMs: Math.round(delayMs),
+        attempt: retry + 1,
+        retriesLeft: call.maxRetries - retry,
+        error: reason,
+        ...extra,
+        event,
+      },
+    );
   }
 
   private reportQuota(quota: unknown): void {
@@ -168,12 +335,20 @@ export class HttpCore {
   }
 }
 
-interface Answer {
+/** An answer whose headers arrived, with the timer and abort wiring still held for its body. */
+interface Exchange {
+  response: Response;
   status: number;
   headers: Record<string, string>;
-  /** The parsed JSON body, or undefined when the body is not JSON. */
-  body: unknown;
-  text: string;
+  requestId: string | undefined;
+  started: number;
+  /** Aborted on timeout or when the caller's signal fires. */
+  signal: AbortSignal;
+  /** Restarts the timeout: a stream may take any time in all, but not too long between chunks. */
+  rearm(): void;
+  /** Stops the timer and the abort wiring. */
+  done(): void;
+  failure(err: unknown): MboaError;
 }
 
 function headerRecord(headers: Headers): Record<string, string> {
@@ -206,7 +381,7 @@ function describe(err: unknown): string {
 }
 
 /** Waits `ms`, or rejects with `RequestAbortedError` as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new RequestAbortedError(signal.reason));

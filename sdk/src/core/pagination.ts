@@ -3,7 +3,12 @@
  * cursor is bound to the filters and sort of the search, so every next page repeats
  * the same parameters with the new cursor. Callers get either one page at a time
  * (`await search()`, `getNextPage()`, `iterPages()`) or every item (`for await`).
+ *
+ * Status, headers and request id belong to one HTTP answer, so to one page: each
+ * `CursorPage` has the `response` it came in, and `withResponse()` on a search gives the
+ * first page's. A walk over items spans many answers; use `iterPages()` to see each.
  */
+import type { ResponseInfo, WithResponse } from './api-promise.js';
 import { MboaError } from './errors.js';
 import type { PageMeta } from '../types.js';
 
@@ -29,12 +34,15 @@ export class CursorPage<Item> implements AsyncIterable<Item> {
   readonly data: Item[];
   /** Pagination (`total`, `returned`, `limit`, `next_cursor`, `has_more`), quota and request id. */
   readonly meta: PageMeta;
+  /** Status, headers (`x-quota-remaining`, `ratelimit`...) and request id of the answer this page came in. */
+  readonly response: ResponseInfo;
   readonly #load: PageLoader<Item>;
 
   /** @internal Built by the resources. */
-  constructor(body: { data: Item[]; meta: PageMeta }, load: PageLoader<Item>) {
-    this.data = body.data;
-    this.meta = body.meta;
+  constructor(answer: WithResponse<{ data: Item[]; meta: PageMeta }>, load: PageLoader<Item>) {
+    this.data = answer.data.data;
+    this.meta = answer.data.meta;
+    this.response = { status: answer.status, headers: answer.headers, requestId: answer.requestId };
     this.#load = load;
   }
 
@@ -54,6 +62,7 @@ export class CursorPage<Item> implements AsyncIterable<Item> {
 
   /** This page, then each following page, fetched as the loop asks for it. */
   async *iterPages(): AsyncGenerator<CursorPage<Item>, void, undefined> {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the walk starts at this page and moves on
     let page: CursorPage<Item> = this;
     yield page;
     while (page.hasNextPage()) {
@@ -106,6 +115,16 @@ export class PagePromise<Item> implements PromiseLike<CursorPage<Item>>, AsyncIt
     onrejected?: ((reason: unknown) => TResult2 | PromiseLike<TResult2>) | null,
   ): Promise<TResult1 | TResult2> {
     return this.#page.then(onfulfilled, onrejected);
+  }
+
+  /**
+   * The first page with the HTTP answer it came in: `{ data: firstPage, status, headers,
+   * requestId }` (each later page has its own in `page.response`). Same request as
+   * awaiting the search.
+   */
+  async withResponse(): Promise<WithResponse<CursorPage<Item>>> {
+    const page = await this.#page;
+    return { data: page, ...page.response };
   }
 
   /** Handles a failure of the first page's request. */

@@ -2,6 +2,7 @@
  * When to retry and how long to wait. Every Mboa endpoint is a GET, so any failed call
  * can be sent again without side effects; what matters is whether it can succeed.
  */
+import { APIError, ConnectionError } from './errors.js';
 
 /** Backoff of the n-th retry (n from 0) when the server gave no delay: 0.5 s, 1 s, 2 s... up to 8 s. */
 const INITIAL_DELAY_S = 0.5;
@@ -55,4 +56,18 @@ export function backoffDelayMs(retriesDone: number, random: () => number = Math.
   const seconds = Math.min(INITIAL_DELAY_S * 2 ** retriesDone, MAX_DELAY_S);
   const jitter = 1 - random() * 0.25;
   return seconds * jitter * 1000;
+}
+
+/**
+ * Milliseconds to wait before retrying after `error` (retry number `retriesDone + 1`), or
+ * undefined when it must be thrown at once: connection errors and timeouts back off;
+ * HTTP answers follow `shouldRetryResponse` and the server's delay, up to a minute.
+ */
+export function retryDelayFor(error: unknown, retriesDone: number): number | undefined {
+  if (error instanceof ConnectionError) return backoffDelayMs(retriesDone);
+  if (error instanceof APIError && shouldRetryResponse(error.status, error.headers, error.code)) {
+    const delay = serverRetryDelayMs(error.headers) ?? backoffDelayMs(retriesDone);
+    return delay <= MAX_RETRY_AFTER_MS ? delay : undefined;
+  }
+  return undefined;
 }
