@@ -7,10 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { applyMigrations } from '../prisma/schema-engine.js';
+import { applyMigrations } from '../prisma/schema-engine/migrations.js';
 import { openDatabase } from '../server/db.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../server/embedded-postgres.js';
 import { seedListings } from '../server/ingest/seed.js';
+import { ensureSampleData } from '../server/sample/sample-data.js';
 import { refreshMarketFigures } from '../server/market/refresh.js';
 
 /** Listings seeded for the tests: enough for several pages of every filter. */
@@ -27,6 +28,7 @@ export async function setup(project: TestProject) {
     url = embedded.url;
   }
   await applyMigrations(url);
+  await ensureSampleData(url);
   const db = openDatabase(url, { max: 4 });
   try {
     const { rows } = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM listings WHERE source = 'mboa-seed'");

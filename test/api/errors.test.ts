@@ -1,6 +1,6 @@
 /** Bad input of every kind gets a 4xx problem+json naming the fault; never a 500. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, startTestServer, type TestServer } from '../helpers/server.js';
+import { get, startTestServer, TEST_SECRETS, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
 let key: string;
@@ -80,23 +80,17 @@ describe('other errors', () => {
   });
 
   it('503 unavailable, not 500, when the database is down', async () => {
-    const { buildApp } = await import('../../server/app.js');
-    const { openDatabase } = await import('../../server/db.js');
-    const { AccountRateLimiter } = await import('../../server/http/rate-limit.js');
+    const { createServer } = await import('../../server/start/create-server.js');
     const { createLogger } = await import('../../server/logger.js');
-    const dead = openDatabase('postgresql://postgres@127.0.0.1:1/none', { max: 1 });
-    const app = buildApp({ pool: dead.pool, logger: createLogger('silent'), rateLimiter: new AccountRateLimiter(), cursorSecret: 'x'.repeat(20) });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
+    const server = await createServer({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/none', logger: createLogger('silent'), secrets: TEST_SECRETS });
+    const base = await server.listen(0, '127.0.0.1');
     try {
-      const port = (server.address() as { port: number }).port;
-      const res = await get(`http://127.0.0.1:${port}`, '/api/v1/ping', key);
+      const res = await get(base, '/api/v1/ping', key);
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('unavailable');
       expect(res.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1:1/);
     } finally {
-      server.close();
-      await dead.close();
+      await server.close();
     }
   });
 });
@@ -106,12 +100,12 @@ describe('documentation', () => {
     const spec = await get(t.baseUrl, '/api/v1/openapi.json');
     expect(spec.status).toBe(200);
     expect(Object.keys(spec.body.paths).sort()).toEqual(
-      ['/api/v1/listings', '/api/v1/listings/{id}', '/api/v1/market/stats', '/api/v1/market/trends', '/api/v1/ping'].sort(),
+      ['/api/v1/exports/listings', '/api/v1/listings', '/api/v1/listings/{id}', '/api/v1/market/stats', '/api/v1/market/trends', '/api/v1/ping'].sort(),
     );
     expect(spec.body.components.securitySchemes.ApiKeyAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(spec.body.paths['/api/v1/market/trends'].get['x-mboa-plans']).toEqual(['pro', 'enterprise']);
     const docs = await fetch(`${t.baseUrl}/docs/`);
     expect(docs.status).toBe(200);
-    expect(await docs.text()).toContain('swagger');
+    expect(await docs.text()).toContain('<title>Mboa API reference</title>');
   });
 });

@@ -2,17 +2,25 @@
  * Rate limit and quota, per account and exact: small per-account overrides make them
  * reachable; concurrency must never let an account past its quota or lose a count.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { monthlyUsage } from '../../server/accounts/service.js';
-import { get, startTestServer, type TestServer } from '../helpers/server.js';
-
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t.close());
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { itWhen } from '../helpers/requires.js';
+import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
 
 const SEARCH = '/api/v1/listings?limit=1';
+const redis = Boolean(process.env.REDIS_URL);
+
+// The same rules whether the counts live in Redis or in PostgreSQL (no Redis configured,
+// or Redis lost: see test/faults for the switch between the two).
+describe.each([
+  { store: 'postgres', available: true },
+  { store: 'redis', available: redis },
+])('counted in $store', ({ store, available }) => {
+let t: TestServer;
+beforeAll(async () => {
+  if (available) t = await startTestServer({ redis: store === 'redis' });
+});
+afterAll(() => t?.close());
+const it = itWhen(available, 'Redis (REDIS_URL)');
 
 describe('rate limit', () => {
   it('refuses the call past the per-minute limit with 429 rate_limited, Retry-After and meta.quota', async () => {
@@ -34,7 +42,7 @@ describe('rate limit', () => {
 
   it('is per account, not per key: a second key does not buy more calls', async () => {
     const account = await t.account('pro', { rateLimit: 2 });
-    const { createKey } = await import('../../server/accounts/service.js');
+    const { createKey } = await import('../../server/accounts/keys.js');
     const second = (await createKey(t.db.prisma, account.id, 'second')).key;
     expect((await get(t.baseUrl, SEARCH, account.key)).status).toBe(200);
     expect((await get(t.baseUrl, SEARCH, second)).status).toBe(200);
@@ -42,9 +50,9 @@ describe('rate limit', () => {
     expect((await get(t.baseUrl, SEARCH, account.key)).status).toBe(429);
   });
 
-  it.runIf(process.env.REDIS_URL)('is shared by every server instance through Redis', async () => {
-    const a = await startTestServer({ redis: true });
-    const b = await startTestServer({ redis: true });
+  it('is shared by every server instance', async () => {
+    const a = await startTestServer({ redis: store === 'redis' });
+    const b = await startTestServer({ redis: store === 'redis' });
     try {
       const { key } = await a.account('starter', { rateLimit: 4 });
       const statuses = [];
@@ -69,7 +77,7 @@ describe('quota', () => {
     expect(ping.body.data).toMatchObject({ status: 'ok' });
     const notFound = await get(t.baseUrl, `/api/v1/listings/lst_${'z'.repeat(20)}`, key);
     expect(notFound.body.meta.quota).toMatchObject({ used: 1 });
-    expect((await monthlyUsage(t.db.prisma, id)).used).toBe(1);
+    expect((await storedUsage(t, id))).toBe(1);
   });
 
   it('sends quota headers and resets_at on the 1st of next month, 00:00 UTC', async () => {
@@ -108,7 +116,7 @@ describe('quota', () => {
     expect(ok).toHaveLength(quota);
     expect(answers.filter((a) => a.status === 429 && a.body.code === 'quota_exceeded')).toHaveLength(80 - quota);
     expect(new Set(ok.map((a) => a.body.meta.quota.used))).toEqual(new Set(Array.from({ length: quota }, (_, i) => i + 1)));
-    expect((await monthlyUsage(t.db.prisma, id)).used).toBe(quota);
+    expect((await storedUsage(t, id))).toBe(quota);
   });
 
   it('is unlimited on Enterprise without override: limit and remaining null', async () => {
@@ -124,6 +132,7 @@ describe('quota', () => {
     await get(t.baseUrl, '/api/v1/market/stats', key);
     await get(t.baseUrl, '/api/v1/market/trends', key);
     await get(t.baseUrl, '/api/v1/listings?limit=0', key); // 400: not counted
+    await t.server.flushUsage();
     const { rows } = await t.db.pool.query<{ endpoint: string; calls: number }>(
       'SELECT endpoint, sum(calls)::int AS calls FROM daily_usage WHERE account_id = $1 GROUP BY endpoint ORDER BY endpoint',
       [id],
@@ -133,6 +142,7 @@ describe('quota', () => {
       { endpoint: 'market.stats', calls: 1 },
       { endpoint: 'market.trends', calls: 1 },
     ]);
-    expect((await monthlyUsage(t.db.prisma, id)).used).toBe(3);
+    expect((await storedUsage(t, id))).toBe(3);
   });
+});
 });

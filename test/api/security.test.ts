@@ -3,8 +3,8 @@
  * revoked key, wrong plan, suspended account. Every refusal is problem+json with meta.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAN_NAMES } from '../../contract/plans.js';
-import { revokeKey } from '../../server/accounts/service.js';
+import { PLAN_NAMES, PLANS } from '../../contract/plans.js';
+import { revokeKey } from '../../server/accounts/keys.js';
 import { contractRouteNames, ROUTE_CASES } from '../helpers/routes.js';
 import { get, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -69,20 +69,29 @@ describe.each(ROUTE_CASES)('$name', (route) => {
       const res = await get(t.baseUrl, route.path(listingId), t.keys[plan]);
       if (included) {
         expect(res.status).toBe(200);
-        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-        expect(res.body.meta.request_id).toBe(res.headers.get('x-request-id'));
-        expect(res.body.meta.quota.plan).toBe(plan);
+        if (route.ndjson) {
+          // A stream has no `meta`: its quota and request id are in the headers.
+          expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+          expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+          expect(res.headers.get('x-quota-reset')).toMatch(/^\d+$/);
+        } else {
+          expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+          expect(res.body.meta.request_id).toBe(res.headers.get('x-request-id'));
+          expect(res.body.meta.quota.plan).toBe(plan);
+        }
       } else {
         expectProblem(res, 403, 'plan_forbidden');
-        expect(res.body.detail).toMatch(/Pro, Enterprise/);
+        const including = route.metadata.plans.map((p) => PLANS[p].label).join(', ');
+        expect(res.body.detail).toContain(`Plans that include it: ${including}.`);
         expect(res.body.meta.quota.plan).toBe(plan);
       }
     });
   }
 });
 
-it('the plan table matches the specification: Starter has no trends', () => {
-  const trends = ROUTE_CASES.find((r) => r.name === 'market.trends')!;
-  expect(trends.metadata.plans).toEqual(['pro', 'enterprise']);
-  for (const r of ROUTE_CASES.filter((r) => r.name !== 'market.trends')) expect(r.metadata.plans).toEqual([...PLAN_NAMES]);
+it('the plan table matches the specification: Starter has no trends, only Enterprise exports', () => {
+  const only = (name: string) => ROUTE_CASES.find((r) => r.name === name)!.metadata.plans;
+  expect(only('market.trends')).toEqual(['pro', 'enterprise']);
+  expect(only('exports.listings')).toEqual(['enterprise']);
+  for (const r of ROUTE_CASES.filter((r) => !['market.trends', 'exports.listings'].includes(r.name))) expect(r.metadata.plans).toEqual([...PLAN_NAMES]);
 });

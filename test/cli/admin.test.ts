@@ -11,6 +11,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const email = () => `${randomId('cli')}@test.mboa.cm`;
+/** A contract end date a year from now, `YYYY-MM-DD`. */
+const nextYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
 
 describe('accounts and keys', () => {
   it('creates an account whose printed key works at once', async () => {
@@ -23,7 +25,7 @@ describe('accounts and keys', () => {
   });
 
   it('applies Enterprise overrides of quota and rate limit', async () => {
-    const res = await admin(['accounts', 'create', '--email', email(), '--plan', 'enterprise', '--monthly-quota', '500000', '--rate-limit', '1200', '--json']);
+    const res = await admin(['accounts', 'create', '--email', email(), '--plan', 'enterprise', '--contract-end', nextYear(), '--monthly-quota', '500000', '--rate-limit', '1200', '--json']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.json.account).toMatchObject({ monthly_quota: 500000, rate_limit_per_minute: 1200 });
     const ping = await get(t.baseUrl, '/api/v1/ping', res.json.key);
@@ -58,7 +60,7 @@ describe('accounts and keys', () => {
     const refused = await admin(['plans', 'set', '--email', e, '--plan', 'starter']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/allows 1 active key.*has 2: revoke 1/);
-    const up = await admin(['plans', 'set', '--email', e, '--plan', 'enterprise', '--json']);
+    const up = await admin(['plans', 'set', '--email', e, '--plan', 'enterprise', '--contract-end', nextYear(), '--json']);
     expect(up.code, up.stderr).toBe(0);
     expect(up.json.account.plan).toBe('enterprise');
     const usage = await admin(['usage', '--email', e, '--json']);

@@ -3,7 +3,8 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiGet, Client, csrfOf, type DashboardServer, PASSWORD, signUp, startDashboardServer, textOf, uniqueEmail } from './helpers.js';
+import { apiGet, type Client, csrfOf, type DashboardServer, PASSWORD, signUp, startDashboardServer, textOf, uniqueEmail } from './helpers.js';
+import { itWhen } from '../helpers/requires.js';
 
 let t: DashboardServer;
 beforeAll(async () => {
@@ -98,7 +99,7 @@ describe('sign-up', () => {
     expect(text).toContain('Enter your company name');
     expect(text).toContain('Enter a valid e-mail address');
     expect(text).toContain('use at least 10 characters');
-    expect(text).toContain('Choose one of the three plans.');
+    expect(text).toContain('Choose Starter or Pro.');
   });
 
   it('refuses a taken e-mail address (whatever its case) with 409 and says what to do', async () => {
@@ -264,10 +265,11 @@ describe('log-in attempts are rate limited', () => {
     }
   });
 
-  it.runIf(process.env.REDIS_URL)('is shared by every server instance through Redis', async () => {
+  itWhen(Boolean(process.env.REDIS_URL), 'Redis (REDIS_URL)')('is shared by every server instance through Redis', async () => {
     const limits = { perEmail: 2, perIp: 100_000, windowSeconds: 60 };
-    const a = await startDashboardServer({ redis: true, loginLimits: limits });
-    const b = await startDashboardServer({ redis: true, loginLimits: limits });
+    const limitPrefix = uniqueEmail('shared');
+    const a = await startDashboardServer({ redis: true, loginLimits: limits, limitPrefix });
+    const b = await startDashboardServer({ redis: true, loginLimits: limits, limitPrefix });
     try {
       const { email } = await signUp(a, a.client());
       expect((await a.client().submit('/dashboard/login', '/dashboard/login', { email, password: 'wrong one 1' })).status).toBe(422);

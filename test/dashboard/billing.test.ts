@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountStatements, chargedPlanForDay, monthlyStatements, type PlanChangeEntry, proratedAmount } from '../../server/accounts/billing.js';
-import { changePlan } from '../../server/accounts/service.js';
+import { changePlan } from '../../server/accounts/plan-changes.js';
 import { type DashboardServer, signUp, startDashboardServer, textOf } from './helpers.js';
 
 const at = (iso: string) => new Date(iso);

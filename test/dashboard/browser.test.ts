@@ -1,15 +1,17 @@
 /**
  * The dashboard in a real browser (Debian's Chromium, driven by playwright-core), the way
- * a customer meets it: sign up on Starter, call the API with the first key, watch usage
- * go up, be refused a second key, upgrade to Pro, create a second key, read the usage
- * chart, revoke a key and see the API refuse it. Screenshots of every page, desktop and
- * phone, go to test-artifacts/dashboard/.
+ * a customer meets it: sign up on Starter, confirm the address from the e-mail, call the
+ * API with the first key, watch usage go up, be refused a second key, upgrade to Pro,
+ * create a second key, read the usage chart, revoke a key and see the API refuse it.
+ * Screenshots of every page, desktop and phone, go to test-artifacts/dashboard/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { linksIn } from '../helpers/mailbox.js';
 import { apiGet, type DashboardServer, PASSWORD, startDashboardServer, uniqueEmail } from './helpers.js';
+import { describeWhen } from '../helpers/requires.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'dashboard');
@@ -45,7 +47,7 @@ function acceptDialogs(page: Page) {
   page.on('dialog', (dialog) => void dialog.accept());
 }
 
-describe.runIf(existsSync(CHROMIUM))('dashboard in Chromium', () => {
+describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('dashboard in Chromium', () => {
   it('takes a customer from sign-up to a first call, an upgrade, analytics and a revocation', async () => {
     const page = await desktop.newPage();
     acceptDialogs(page);
@@ -69,6 +71,16 @@ describe.runIf(existsSync(CHROMIUM))('dashboard in Chromium', () => {
     await page.click('button[data-copy="new-key"]');
     await expect.poll(() => page.textContent('button[data-copy="new-key"]')).toBe('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(firstKey);
+
+    // The key waits for the address: the API says what to do.
+    expect((await apiGet(t.baseUrl, '/api/v1/listings?city=Douala&limit=5', firstKey)).body.code).toBe('email_unverified');
+    expect(await page.textContent('[data-testid="verify-pending"]')).toContain(`confirm your address with the link we sent to ${email}`);
+
+    // The confirmation e-mail arrives; its link, opened in the browser, turns the key on.
+    const mail = await t.mailbox.waitFor(email, /Confirm your e-mail address for Mboa/);
+    await page.goto(linksIn(mail).find((l) => l.includes('/dashboard/verify?token='))!);
+    await page.waitForSelector('[data-testid="verified"]');
+    await shot(page, '02b-address-confirmed-desktop');
 
     // First successful API call: well within two minutes of starting the sign-up.
     const first = await apiGet(t.baseUrl, '/api/v1/listings?city=Douala&limit=5', firstKey);
@@ -133,6 +145,10 @@ describe.runIf(existsSync(CHROMIUM))('dashboard in Chromium', () => {
     await page.waitForSelector('section.statement');
     await shot(page, '08-billing-desktop');
 
+    await page.click('nav.sections >> text=Account');
+    await page.waitForSelector('[data-testid="retention"]');
+    await shot(page, '08b-account-desktop');
+
     // Revoke the first key: the API refuses it at once.
     await page.click('nav.sections >> text=API keys');
     await page.click(`tr[data-prefix="${firstKey.slice(0, 16)}"] button.btn-danger`);
@@ -174,6 +190,8 @@ describe.runIf(existsSync(CHROMIUM))('dashboard in Chromium', () => {
       ['/dashboard/plans', 'plans'],
       ['/dashboard/usage', 'usage'],
       ['/dashboard/billing', 'billing'],
+      ['/dashboard/account', 'account'],
+      ['/dashboard/contact-sales', 'contact-sales'],
     ] as const) {
       await page.goto(path);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${path} overflows`).toBe(true);
@@ -192,6 +210,15 @@ describe.runIf(existsSync(CHROMIUM))('dashboard in Chromium', () => {
     await shot(signup, '21-signup-phone');
     await signup.goto('/dashboard/login');
     await shot(signup, '22-login-phone');
+    for (const [path, name] of [
+      ['/dashboard/password/forgot', '22b-forgot-phone'],
+      ['/dashboard/contact-sales', '22c-contact-sales-phone'],
+      ['/dashboard/plans', '22d-plans-visitor-phone'],
+    ] as const) {
+      await signup.goto(path);
+      expect(await signup.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), `${path} overflows`).toBe(true);
+      await shot(signup, name);
+    }
     await signup.goto('/dashboard/no-such-page');
     await shot(signup, '23-not-found-phone');
     await visitor.close();

@@ -3,28 +3,67 @@
  * browser-like HTTP client (cookie jar, CSRF tokens read from the forms) for its pages.
  */
 import type { PlanName } from '../../contract/plans.js';
+import { changePlan } from '../../server/accounts/plan-changes.js';
 import type { LoginLimits } from '../../server/dashboard/login-limiter.js';
+import type { SignupLimits } from '../../server/dashboard/signup-limiter.js';
 import type { Database } from '../../server/db.js';
+import { SmtpMailer } from '../../server/mail/mailer.js';
+import { linksIn, type Mailbox, startMailbox } from '../helpers/mailbox.js';
 import { startTestServer } from '../helpers/server.js';
 import { randomId } from '../../server/ids.js';
 
 export interface DashboardServer {
   baseUrl: string;
   db: Database;
+  /** The SMTP server the dashboard's e-mails go to, and what it received. */
+  mailbox: Mailbox;
   client(): Client;
+  /** Writes the usage counted so far to PostgreSQL (the API writes it in the background). */
+  flushUsage(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Tests open many accounts from one address: sign-up limits out of the way unless a test sets them. */
+const OPEN_SIGNUPS: SignupLimits = {
+  perIp: { points: 100_000, windowSeconds: 60 },
+  perDomain: { points: 100_000, windowSeconds: 60 },
+  perWebmailDomain: { points: 100_000, windowSeconds: 60 },
+};
+
 export async function startDashboardServer(
-  options: { redis?: boolean; loginLimits?: LoginLimits; now?: () => Date; secureCookies?: boolean } = {},
+  options: {
+    redis?: boolean;
+    loginLimits?: LoginLimits;
+    signupLimits?: SignupLimits;
+    /** Servers given the same prefix share their Redis counters; by default each has its own. */
+    limitPrefix?: string;
+    now?: () => Date;
+    secureCookies?: boolean;
+    /** Reach the database another way (e.g. through a proxy a test can cut). */
+    databaseUrl?: string;
+    /** Send the 80 % / 100 % quota e-mails after counted calls. */
+    quotaAlerts?: boolean;
+  } = {},
 ): Promise<DashboardServer> {
-  const { redis, ...dashboard } = options;
-  const server = await startTestServer({ redis, dashboard });
+  const { redis, databaseUrl, quotaAlerts, ...dashboard } = options;
+  const mailbox = await startMailbox();
+  const server = await startTestServer({
+    redis,
+    databaseUrl,
+    quotaAlerts,
+    mailer: new SmtpMailer(mailbox.url, 'Mboa <no-reply@mboa.cm>'),
+    dashboard: { signupLimits: OPEN_SIGNUPS, limitPrefix: randomId('mboa-test'), ...dashboard },
+  });
   return {
     baseUrl: server.baseUrl,
     db: server.db,
+    mailbox,
     client: () => new Client(server.baseUrl),
-    close: () => server.close(),
+    flushUsage: () => server.server.flushUsage(),
+    async close() {
+      await server.close();
+      await mailbox.close();
+    },
   };
 }
 
@@ -92,7 +131,7 @@ export function csrfOf(html: string): string {
 
 /** The key shown once after sign-up, creation or rotation. */
 export function revealedKey(html: string): string {
-  const m = /data-testid="new-key">(mboa_live_[0-9A-Za-z]{32})</.exec(html);
+  const m = /data-testid="new-key">(mboa_(?:live|test)_[0-9A-Za-z]{32})</.exec(html);
   if (!m) throw new Error('no key shown on the page');
   return m[1];
 }
@@ -113,11 +152,16 @@ export function textOf(html: string): string {
 export const uniqueEmail = (tag = 'dash') => `${randomId(tag)}@test.mboa.cm`;
 export const PASSWORD = 'correct horse battery';
 
-/** Signs up through the form; the client is then logged in. */
+/**
+ * Signs up through the form, then (unless `verify: false`) confirms the address with the
+ * link the confirmation e-mail carries, as the customer would; the client is logged in.
+ * Enterprise is sold by contract, not at sign-up: such an account signs up on Pro and is
+ * then moved to Enterprise by an operator, with a year's contract.
+ */
 export async function signUp(
   t: DashboardServer,
   client: Client,
-  o: { plan?: PlanName; email?: string; password?: string; company?: string } = {},
+  o: { plan?: PlanName; email?: string; password?: string; company?: string; verify?: boolean } = {},
 ): Promise<{ email: string; password: string; key: string; accountId: string; page: Page }> {
   const email = o.email ?? uniqueEmail();
   const password = o.password ?? PASSWORD;
@@ -125,11 +169,28 @@ export async function signUp(
     company: o.company ?? 'Banque Test SA',
     email,
     password,
-    plan: o.plan ?? 'starter',
+    plan: o.plan === 'enterprise' ? 'pro' : (o.plan ?? 'starter'),
   });
   if (page.status !== 201) throw new Error(`sign-up answered ${page.status}: ${textOf(page.text).slice(0, 400)}`);
   const account = await t.db.prisma.account.findUniqueOrThrow({ where: { email } });
+  if (o.plan === 'enterprise') {
+    const contractEnd = new Date(Date.now() + 365 * 86_400_000);
+    await changePlan(t.db.prisma, account.id, 'enterprise', new Date(), { by: 'operator', contract: { contractEnd } });
+  }
+  if (o.verify !== false) await confirmAddress(t, client, email);
   return { email, password, key: revealedKey(page.text), accountId: account.id, page };
+}
+
+/** Opens the confirmation link of the latest confirmation e-mail to `email`. */
+export async function confirmAddress(t: DashboardServer, client: Client, email: string): Promise<Page> {
+  const subject = /Confirm your e-mail address|Confirmez votre adresse/;
+  await t.mailbox.waitFor(email, subject);
+  const mail = t.mailbox.to(email).filter((m) => subject.test(m.subject ?? '')).at(-1)!;
+  const link = linksIn(mail).find((l) => l.includes('/dashboard/verify?token='));
+  if (!link) throw new Error(`no confirmation link in: ${mail.text}`);
+  const page = await client.get(new URL(link).pathname + new URL(link).search);
+  if (page.status !== 200) throw new Error(`confirmation answered ${page.status}: ${textOf(page.text).slice(0, 300)}`);
+  return page;
 }
 
 export async function apiGet(baseUrl: string, path: string, key: string) {

@@ -37,7 +37,11 @@ describe('the plans table', () => {
     expect(card(page.text, 'enterprise')).toContain(
       'Price per month 1,000,000 FCFA Monthly quota (calls) unlimited Rate limit unlimited API keys unlimited Endpoints all of /api/v1/*, custom endpoints on request Support dedicated, response under 4 h; 99.9% SLA with on-call; annual contract',
     );
-    for (const plan of PLAN_NAMES) expect(page.text).toContain(`href="/dashboard/signup?plan=${plan}"`);
+    for (const plan of ['starter', 'pro']) expect(page.text).toContain(`href="/dashboard/signup?plan=${plan}"`);
+    // Enterprise is sold by contract: its card asks sales, it never signs up or switches.
+    expect(page.text).not.toContain('href="/dashboard/signup?plan=enterprise"');
+    expect(card(page.text, 'enterprise')).toContain('Contact sales');
+    expect(page.text).toMatch(/data-plan="enterprise">[\s\S]*?href="\/dashboard\/contact-sales"/);
   });
 
   it('follows contract/plans.ts, in French too', async () => {
@@ -81,7 +85,7 @@ describe('changing plan', () => {
 
   it('downgrades when the keys fit', async () => {
     const client = t.client();
-    const { accountId } = await signUp(t, client, { plan: 'enterprise' });
+    const { accountId } = await signUp(t, client, { plan: 'pro' });
     expect((await switchTo(client, 'starter')).status).toBe(303);
     expect((await t.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } })).plan).toBe('starter');
   });
@@ -117,7 +121,7 @@ describe('changing plan', () => {
     const { accountId } = await signUp(t, client, { plan: 'pro' });
     const unknown = await switchTo(client, 'platinum');
     expect(unknown.status).toBe(422);
-    expect(textOf(unknown.text)).toContain('Choose one of the three plans.');
+    expect(textOf(unknown.text)).toContain('Choose Starter or Pro.');
     const same = await switchTo(client, 'pro');
     expect(same.status).toBe(303);
     expect(textOf((await client.get('/dashboard/plans')).text)).toContain('You are already on the Pro plan.');

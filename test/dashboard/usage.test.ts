@@ -3,8 +3,8 @@
  * reset from monthly_usage, and Pro's analytics (per day, endpoint, key) from daily_usage.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isoDay, monthStart, nextMonthStart } from '../../server/accounts/quota-month.js';
-import { monthlyUsage } from '../../server/accounts/service.js';
+import { isoDay, monthStart, nextMonthStart } from '../../server/accounts/policy.js';
+import { monthlyUsage } from '../../server/accounts/usage.js';
 import { apiGet, type DashboardServer, revealedKey, signUp, startDashboardServer, textOf } from './helpers.js';
 
 let t: DashboardServer;

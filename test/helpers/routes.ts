@@ -11,6 +11,8 @@ export interface RouteCase {
   /** A path valid for this route; `:id` filled by the caller's listing id. */
   path: (listingId: string) => string;
   metadata: RouteMetadata;
+  /** Its 200 is NDJSON (one JSON object per line), not one JSON body. */
+  ndjson?: boolean;
 }
 
 export const ROUTE_CASES: RouteCase[] = [
@@ -19,6 +21,12 @@ export const ROUTE_CASES: RouteCase[] = [
   { name: 'market.stats', path: () => '/api/v1/market/stats?city=Douala', metadata: contract.market.stats.metadata as RouteMetadata },
   { name: 'market.trends', path: () => '/api/v1/market/trends?city=Douala', metadata: contract.market.trends.metadata as RouteMetadata },
   { name: 'ping', path: () => '/api/v1/ping', metadata: contract.ping.metadata as RouteMetadata },
+  {
+    name: 'exports.listings',
+    path: () => '/api/v1/exports/listings?city=Douala&type=warehouse',
+    metadata: contract.exports.listings.metadata as RouteMetadata,
+    ndjson: true,
+  },
 ];
 
 export function contractRouteNames(): string[] {

@@ -2,51 +2,65 @@
  * A real server over HTTP on a loopback port, over the seeded test database, with fresh
  * accounts per call (unique e-mails), so tests never share a quota or a rate limit.
  */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { Redis } from 'ioredis';
 import type { PlanName } from '../../contract/plans.js';
-import { createAccount } from '../../server/accounts/service.js';
-import { buildApp } from '../../server/app.js';
-import { type DashboardDeps, dashboardRouter } from '../../server/dashboard/index.js';
-import { type Database, openDatabase } from '../../server/db.js';
+import type { QuotaAlerts } from '../../server/accounts/quota-alerts.js';
+import { createAccount } from '../../server/accounts/accounts.js';
+import type { Database } from '../../server/db.js';
 import { randomId } from '../../server/ids.js';
-import { AccountRateLimiter } from '../../server/http/rate-limit.js';
 import { createLogger } from '../../server/logger.js';
+import type { Mailer } from '../../server/mail/mailer.js';
+import { createServer, type MboaServer, type ServerOptions } from '../../server/start/create-server.js';
+
+/** Secrets of the test servers: the same on every instance, as in production. */
+export const TEST_SECRETS = { cursor: ['test-cursor-secret-0123456789-abcdefgh'], dashboard: ['test-dashboard-secret-0123456789-abcd'] };
 
 export interface TestServer {
   baseUrl: string;
   keys: Record<PlanName, string>;
   db: Database;
+  server: MboaServer;
+  /** The quota e-mails, when asked for (`quotaAlerts: true`). */
+  quotaAlerts?: QuotaAlerts;
   /** A new account with its first key. */
   account(plan: PlanName, overrides?: { monthlyQuota?: number; rateLimit?: number }): Promise<{ id: string; email: string; key: string }>;
   close(): Promise<void>;
 }
 
 export interface TestServerOptions {
-  /** Share rate limits (API and dashboard log-in) through REDIS_URL, when it is set. */
+  /** Another way to the test database (e.g. through a proxy a test can cut); DATABASE_URL by default. */
+  databaseUrl?: string;
+  /** Share rate limits, quota counts and dashboard limits through REDIS_URL, when it is set. */
   redis?: boolean;
-  /** Dashboard settings tests may change (log-in limits, clock, Secure cookies). */
-  dashboard?: Pick<DashboardDeps, 'loginLimits' | 'now' | 'secureCookies'>;
+  /** Dashboard settings tests may change (limits, clock, Secure cookies...). */
+  dashboard?: ServerOptions['dashboard'];
+  /** Where account e-mails go (a test SMTP server); dropped when absent. */
+  mailer?: Mailer;
+  /** Send the 80 % / 100 % quota e-mails after counted calls. */
+  quotaAlerts?: boolean;
+  /** Any other server option (secrets, metrics, grace period...). */
+  server?: Partial<ServerOptions>;
 }
 
+/** For suites that send no e-mail they check: messages are dropped. */
+const DROP_MAIL: Mailer = { send: async () => {}, close() {} };
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const url = process.env.DATABASE_URL;
+  const url = options.databaseUrl ?? process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run through vitest (test/global-setup.ts)');
-  const db = openDatabase(url, { max: 5 });
-  const redis = options.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
-  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const app = buildApp({
-    pool: db.pool,
-    logger,
-    rateLimiter: new AccountRateLimiter(redis),
-    cursorSecret: 'test-cursor-secret-0123456789',
-    mounts: [{ path: '/dashboard', router: dashboardRouter({ prisma: db.prisma, pool: db.pool, logger, redis, ...options.dashboard }) }],
+  const server = await createServer({
+    databaseUrl: url,
+    dbPoolMax: 5,
+    redisUrl: options.redis ? process.env.REDIS_URL : undefined,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', { sync: true }),
+    secrets: TEST_SECRETS,
+    shutdownGraceMs: 2_000,
+    mailer: options.mailer ?? DROP_MAIL,
+    quotaAlerts: options.quotaAlerts ?? false,
+    dashboard: options.dashboard,
+    ...options.server,
   });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = await server.listen(0, '127.0.0.1');
+  const db = server.db;
 
   const account: TestServer['account'] = async (plan, overrides = {}) => {
     const email = `${randomId('t')}@test.mboa.cm`;
@@ -68,14 +82,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl,
     keys,
     db,
+    server,
+    quotaAlerts: server.quotaAlerts,
     account,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      redis?.disconnect();
-      await db.close();
+      await server.close();
     },
   };
+}
+
+/** The month's count as stored in PostgreSQL, after the server moved what Redis holds there. */
+export async function storedUsage(t: TestServer, accountId: string): Promise<number> {
+  await t.server.flushUsage();
+  const { monthlyUsage } = await import('../../server/accounts/usage.js');
+  return (await monthlyUsage(t.db.prisma, accountId)).used;
 }
 
 /** GET with a key, returning status, headers and parsed body. */

@@ -4,7 +4,7 @@
  * the last two years with more recent activity, and a seed gives the same rows every time.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CITIES } from '../../server/ingest/catalog.js';
+import { CITIES } from '../../contract/places.js';
 import { generateListings, type ListingRecord } from '../../server/ingest/generator.js';
 import { ZListingRecord } from '../../server/ingest/record.js';
 

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 const indexes = async () =>
-  (await db.pool.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'listings' ORDER BY indexname")).rows.map(
+  (await db.pool.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'listings' ORDER BY indexname")).rows.map(
     (r) => r.indexdef,
   );
 

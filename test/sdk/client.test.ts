@@ -19,8 +19,9 @@ import {
   ValidationError,
   type ClientOptions,
   type Listing,
+  type LogDetails,
   type Quota,
-} from '../../sdk/src/index.js';
+} from '@mboa/sdk';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -140,6 +141,45 @@ describe('listings.get, market, ping', () => {
     await fresh.ping();
     expect(seen.map((q) => q.used)).toEqual([0, 1, 2, 2]);
     expect(fresh.quota).toMatchObject({ used: 2, remaining: 99_998 });
+  });
+});
+
+describe('withResponse, headers and logging against the server', () => {
+  it('withResponse gives the status, the quota headers and the request id of the body', async () => {
+    const pro = client(t.keys.pro);
+    const stats = await pro.market.stats({ city: 'Douala' }).withResponse();
+    expect(stats.status).toBe(200);
+    expect(stats.requestId).toMatch(/^req_/);
+    expect(stats.requestId).toBe(stats.data.meta.request_id);
+    expect(Number(stats.headers['x-quota-remaining'])).toBe(stats.data.meta.quota.remaining);
+    expect(stats.headers['ratelimit-policy']).toBe('"minute";q=300;w=60');
+
+    const first = await mboa.listings.search({ city: 'Douala', limit: 5 }).withResponse();
+    expect(first.data.data).toHaveLength(5);
+    expect(first.headers['x-quota-limit']).toBe('unlimited');
+    const second = await first.data.getNextPage();
+    expect(second.response.requestId).toBe(second.meta.request_id);
+    expect(second.response.requestId).not.toBe(first.requestId);
+  });
+
+  it('sends defaultHeaders and a call’s headers: the server keeps a caller’s X-Request-Id', async () => {
+    const tagged = client(t.keys.enterprise, { defaultHeaders: { 'X-Request-Id': 'nightly-sync-0001' }, appInfo: { name: 'sync', version: '2.0.0' } });
+    const { requestId, data } = await tagged.ping().withResponse();
+    expect(requestId).toBe('nightly-sync-0001');
+    expect(data.meta.request_id).toBe('nightly-sync-0001');
+    const own = await tagged.ping({ headers: { 'X-Request-Id': 'nightly-sync-0002' } }).withResponse();
+    expect(own.requestId).toBe('nightly-sync-0002');
+  });
+
+  it('debug logging shows each call with the server’s request id, and never the key', async () => {
+    const lines: { message: string; details: LogDetails }[] = [];
+    const logged = client(t.keys.pro, { logLevel: 'debug', logger: { debug: (message, details) => lines.push({ message, details }) } });
+    const { meta } = await logged.listings.search({ city: 'Kribi', limit: 3 });
+    await logged.market.trends({ city: 'Kribi' });
+    expect(lines).toHaveLength(2);
+    expect(lines[0]!.details).toMatchObject({ event: 'response', method: 'GET', status: 200, requestId: meta.request_id, attempt: 1 });
+    expect(lines[0]!.details.url).toBe(`${t.baseUrl}/api/v1/listings?city=Kribi&limit=3`);
+    expect(JSON.stringify(lines)).not.toContain(t.keys.pro);
   });
 });
 

@@ -1,16 +1,23 @@
 /**
- * The examples, run as users run them (`npx tsx examples/...`), against the real test
- * server: they must exit 0, and the export must hold exactly `meta.total` listings, also
- * after resuming from a crash that left half a page in the file.
+ * The examples, run as users run them (`npx tsx examples/...`, importing the built
+ * `@mboa/sdk`), against the real test server: they must exit 0, and the export must hold
+ * exactly `meta.total` listings, also after resuming from a crash that left half a page in
+ * the file.
+ *
+ * The bulk-export path of 02 runs against the real server too, through a TCP proxy that
+ * breaks one export's connection in the middle of the stream: the SDK must resume by
+ * itself, losing and repeating nothing.
  */
 import { execFile } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer as createNetServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Mboa } from '../../sdk/src/index.js';
+import { type Listing, Mboa } from '@mboa/sdk';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,9 +35,9 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs an example with the test server's URL and `key`; resolves with its exit code and output. */
-async function example(file: string, args: string[], key: string) {
-  const env = { ...process.env, MBOA_BASE_URL: t.baseUrl, MBOA_API_KEY: key, MBOA_DATA_DIR: dir };
+/** Runs an example with the test server's URL (or `baseUrl`) and `key`; resolves with its exit code and output. */
+async function example(file: string, args: string[], key: string, baseUrl = t.baseUrl) {
+  const env = { ...process.env, MBOA_BASE_URL: baseUrl, MBOA_API_KEY: key, MBOA_DATA_DIR: dir, MBOA_LOG: '' };
   const command = file.endsWith('.sh') ? 'bash' : TSX;
   try {
     const { stdout, stderr } = await promisify(execFile)(command, [join(ROOT, 'examples', file), ...args], { cwd: ROOT, env });
@@ -61,6 +68,9 @@ describe('examples', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`Exported ${meta.total.toLocaleString('en-US')} listings .* listings/s`));
     expect(run.stderr).toMatch(/listings\/s/);
+    // A Pro key has no bulk export: the example says so and pages.
+    expect(run.stderr).toMatch(/paging through the search instead/);
+    expect(run.stderr).not.toMatch(/Using the bulk export/);
     const exported = ids(readFileSync(ndjson, 'utf8'));
     expect(exported).toHaveLength(meta.total);
     expect(new Set(exported).size).toBe(meta.total);
@@ -108,6 +118,127 @@ describe('examples', () => {
     const refused = await example('02-export-all-listings.ts', ['--city', 'Kribi', '--out', out], t.keys.pro);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/--fresh/);
+  });
+
+  it('02-export writes every listing with an Enterprise key', async () => {
+    const mboa = new Mboa({ apiKey: t.keys.enterprise, baseUrl: t.baseUrl });
+    const everything = await mboa.listings.search({ city: 'Bafoussam', status: 'any', limit: 200 }).toArray({ max: 100_000 });
+    expect(everything.length).toBeGreaterThan(20);
+    const out = join(dir, 'bafoussam.ndjson');
+    const run = await example('02-export-all-listings.ts', ['--city', 'Bafoussam', '--status', 'any', '--out', out], t.keys.enterprise);
+    expect(run.code, run.stderr).toBe(0);
+    expect(ids(readFileSync(out, 'utf8')).sort()).toEqual(everything.map((l) => l.id).sort());
+  });
+
+  describe('02-export through the bulk export', () => {
+    let listings: Listing[];
+    let proxy: Server;
+    let proxyUrl: string;
+    /** The query of each export request that went through the proxy. */
+    const queries: Record<string, string>[] = [];
+    /** Cut the next export's connection after this many bytes of its answer (0: never). */
+    let cutAfter = 0;
+
+    beforeAll(async () => {
+      const mboa = new Mboa({ apiKey: t.keys.enterprise, baseUrl: t.baseUrl });
+      listings = (await mboa.listings.search({ city: 'Douala', limit: 200 }).toArray({ max: 100_000 })).sort((a, b) => (a.id < b.id ? -1 : 1));
+      expect(listings.length).toBeGreaterThan(200);
+      // A TCP proxy in front of the real server that breaks one export's connection mid-stream.
+      const { port } = new URL(t.baseUrl);
+      proxy = createNetServer((client) => {
+        const upstream = createConnection({ host: '127.0.0.1', port: Number(port) });
+        let cutting = false;
+        let sent = 0;
+        client.once('data', (head: Buffer) => {
+          const line = /^GET (\S+) HTTP/.exec(head.toString('latin1'));
+          const url = line ? new URL(line[1], 'http://x') : null;
+          let forward = head;
+          if (url?.pathname === '/api/v1/exports/listings') {
+            queries.push(Object.fromEntries(url.searchParams));
+            if (cutAfter > 0) {
+              cutting = true;
+              cutAfter = 0;
+              // Uncompressed, so the cut falls at a known place in the listings.
+              forward = Buffer.from(head.toString('latin1').replace(/\r\naccept-encoding:[^\r]*/i, ''), 'latin1');
+            }
+          }
+          upstream.write(forward);
+          client.pipe(upstream);
+        });
+        upstream.on('data', (chunk: Buffer) => {
+          sent += chunk.length;
+          if (cutting && sent > 120_000) {
+            client.destroy();
+            upstream.destroy();
+            return;
+          }
+          client.write(chunk);
+        });
+        for (const socket of [client, upstream]) socket.on('error', () => (socket === client ? upstream : client).destroy());
+        upstream.on('end', () => client.end());
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', () => resolve()));
+      proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
+    });
+
+    it('streams every listing once from the real server, resuming a broken connection by itself', async () => {
+      queries.length = 0;
+      cutAfter = 1;
+      const out = join(dir, 'bulk.ndjson');
+      const run = await example('02-export-all-listings.ts', ['--city', 'Douala', '--out', out], t.keys.enterprise, proxyUrl);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(/Using the bulk export/);
+      expect(run.stdout).toMatch(new RegExp(`Exported ${listings.length.toLocaleString('en-US')} listings`));
+      expect(run.stdout).toMatch(/Quota: unlimited calls left/);
+      expect(ids(readFileSync(out, 'utf8'))).toEqual(listings.map((l) => l.id));
+      // The first request was cut; the second resumed after the last complete line.
+      expect(queries.length).toBe(2);
+      expect(queries[0]).toEqual({ city: 'Douala' });
+      expect(queries[1]!.city).toBe('Douala');
+      const resumedAt = listings.map((l) => l.id).indexOf(queries[1]!.after!);
+      expect(resumedAt).toBeGreaterThan(0);
+      expect(resumedAt).toBeLessThan(listings.length - 1);
+
+      const csv = join(dir, 'bulk.csv');
+      const csvRun = await example('02-export-all-listings.ts', ['--city', 'Douala', '--format', 'csv', '--out', csv], t.keys.enterprise, proxyUrl);
+      expect(csvRun.code, csvRun.stderr).toBe(0);
+      const rows = readFileSync(csv, 'utf8').trimEnd().split('\r\n');
+      expect(rows).toHaveLength(listings.length + 1);
+      expect(rows.slice(1).map((r) => r.slice(0, r.indexOf(',')))).toEqual(listings.map((l) => l.id));
+    });
+
+    it('resumes after a crash from the last listing written, dropping a torn write', async () => {
+      const out = join(dir, 'bulk-resumed.ndjson');
+      const written = listings
+        .slice(0, 40)
+        .map((l) => `${JSON.stringify(l)}\n`)
+        .join('');
+      writeFileSync(out, written);
+      appendFileSync(out, '{"id":"lst_torn');
+      writeFileSync(
+        `${out}.state.json`,
+        JSON.stringify({
+          format: 'ndjson',
+          params: { city: 'Douala', limit: 200 },
+          mode: 'export',
+          pages: 1,
+          cursor: null,
+          after: listings[39]!.id,
+          bytes: Buffer.byteLength(written),
+          exported: 40,
+          total: 0,
+        }),
+      );
+      queries.length = 0;
+      const run = await example('02-export-all-listings.ts', ['--city', 'Douala', '--out', out], t.keys.enterprise, proxyUrl);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(/Resuming: 40 listings already/);
+      expect(queries[0]).toEqual({ city: 'Douala', after: listings[39]!.id });
+      expect(ids(readFileSync(out, 'utf8'))).toEqual(listings.map((l) => l.id));
+    });
   });
 
   it('03-market-report prints stats and trends with a Pro key, and exits 1 on Starter', async () => {

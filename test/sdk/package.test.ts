@@ -23,7 +23,7 @@ function sh(command: string, args: string[], cwd: string): string {
     return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}${e.stderr ?? ''}${e.message}`);
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}${e.stderr ?? ''}${e.message}`, { cause: err });
   }
 }
 
@@ -48,10 +48,13 @@ const CHECKS = `
   const mboa = new sdk.Mboa({ apiKey: 'mboa_live_test', baseUrl: 'http://127.0.0.1:' + server.address().port });
   const pong = await mboa.ping();
   if (pong.data.key !== 'mboa_live_test' || pong.data.path !== '/api/v1/ping') throw new Error('bad request ' + JSON.stringify(pong));
+  const answer = await mboa.ping().withResponse();
+  if (answer.status !== 200 || answer.data.meta.request_id !== 'req_fake') throw new Error('withResponse ' + JSON.stringify(answer));
+  if (!(mboa.exports.listings() instanceof sdk.ListingExport)) throw new Error('exports');
   if (mboa.quota.remaining !== 9999) throw new Error('quota not tracked');
   const classes = ['MboaError', 'APIError', 'AuthenticationError', 'PermissionDeniedError', 'PlanForbiddenError', 'AccountSuspendedError',
     'NotFoundError', 'BadRequestError', 'ValidationError', 'InvalidCursorError', 'RateLimitError', 'QuotaExceededError', 'ServerError',
-    'ConnectionError', 'TimeoutError', 'RequestAbortedError', 'CursorPage', 'PagePromise'];
+    'ConnectionError', 'TimeoutError', 'RequestAbortedError', 'CursorPage', 'PagePromise', 'APIPromise', 'ListingExport'];
   for (const name of classes) if (typeof sdk[name] !== 'function') throw new Error('missing export ' + name);
   if (!(sdk.PlanForbiddenError.prototype instanceof sdk.PermissionDeniedError)) throw new Error('hierarchy');
   if (!(sdk.TimeoutError.prototype instanceof sdk.MboaError)) throw new Error('hierarchy');
@@ -64,12 +67,31 @@ const CHECKS = `
 
 const TS_CHECK = `
 import {
-  Mboa, CursorPage, MboaError, ValidationError, QuotaExceededError, PlanForbiddenError,
+  Mboa, CursorPage, MboaError, ValidationError, QuotaExceededError, PlanForbiddenError, ListingExport,
   type Listing, type ListingSearchParams, type Quota, type MarketStatsResponse, type ErrorCode,
+  type City, type KnownCity, type ListingExportParams, type WithResponse, type LogDetails, type QuotaHeaders,
 } from '@mboa/sdk';
 
 export async function check(): Promise<void> {
-  const mboa = new Mboa({ apiKey: 'k', maxRetries: 3, onQuota: (q: Quota) => void q.remaining, quotaWarningAt: 0.9 });
+  const mboa = new Mboa({
+    apiKey: 'k', maxRetries: 3, onQuota: (q: Quota) => void q.remaining, quotaWarningAt: 0.9,
+    defaultHeaders: { 'X-Team': 'risk', 'X-Unset': null }, appInfo: { name: 'valuer', version: '1.0.0' },
+    logLevel: 'debug', logger: { debug: (message: string, details: LogDetails) => void [message, details.status, details.requestId] },
+  });
+  const known: KnownCity = 'Ngaoundéré';
+  const spelt: City = 'Yaounde';
+  const { data: stats0, headers, requestId, status }: WithResponse<MarketStatsResponse> = await mboa.market.stats({ city: known }).withResponse();
+  const first = await mboa.listings.search({ city: spelt }).withResponse();
+  const firstPage: CursorPage<Listing> = first.data;
+  const remaining: string | undefined = headers['x-quota-remaining'];
+  const exportParams: ListingExportParams = { city: 'Douala', status: 'any', currency: 'EUR', after: 'lst_x' };
+  const exp: ListingExport = mboa.exports.listings(exportParams, { maxRetries: 5, headers: { 'X-Request-Id': 'job-00000001' } });
+  for await (const listing of exp) void listing.id;
+  const q: QuotaHeaders | undefined = exp.quota;
+  const resumeAt: string | undefined = exp.lastId;
+  // @ts-expect-error no sort on an export
+  mboa.exports.listings({ sort: 'price' });
+  void [stats0, requestId, status, firstPage.response.requestId, remaining, q?.remaining, resumeAt, exp.received, exp.resumes, exp.complete];
   const params: ListingSearchParams = { city: 'Douala', purpose: 'sale', type: 'villa', min_price: 1, sort: '-price', limit: 200 };
   const page: CursorPage<Listing> = await mboa.listings.search(params);
   const total: number = page.meta.total;
@@ -133,8 +155,21 @@ describe('the packed @mboa/sdk tarball', () => {
 
   it('contains the build, README and LICENSE, and no sources or tests', () => {
     const files = packed.files.map((f) => f.path).sort();
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']),
+    );
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.includes('tsconfig'))).toEqual([]);
+  });
+
+  it('says where it comes from, under which license, and on which Node.js it runs', () => {
+    const pkg = JSON.parse(readFileSync(join(work, 'node_modules/@mboa/sdk/package.json'), 'utf8')) as Record<string, any>;
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.repository).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\//), directory: 'sdk' });
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.bugs.url).toMatch(/^https:\/\//);
+    // The versions the tests run on: Node.js 20 and later.
+    expect(pkg.engines).toEqual({ node: '>=20' });
+    expect(readFileSync(join(work, 'node_modules/@mboa/sdk/CHANGELOG.md'), 'utf8')).toMatch(/^# Changelog/);
   });
 
   it('installs with no dependency and types that import nothing', () => {

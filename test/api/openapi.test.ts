@@ -1,0 +1,270 @@
+/**
+ * The OpenAPI document says what the server does: every answer of every route, errors
+ * included (400, 401, 403, 404, 405, 429, 500, 503), validates against it with an
+ * independent validator (Ajv), headers included; its examples are bodies the contract
+ * accepts; every documented parameter is accepted; and it lints clean under Redocly's
+ * recommended rules.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZProblem } from '../../contract/errors.js';
+import { buildOpenApiDocument } from '../../contract/openapi.js';
+import { PROBLEM_EXAMPLES, SUCCESS_EXAMPLES } from '../../contract/openapi/examples.js';
+import { contract } from '../../contract/router.js';
+import { createLogger } from '../../server/logger.js';
+import { createServer } from '../../server/start/create-server.js';
+import { type Answer, OpenApiValidator } from '../helpers/openapi-validator.js';
+import { ROUTE_CASES } from '../helpers/routes.js';
+import { startTestServer, TEST_SECRETS, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+let validator: OpenApiValidator;
+let listingId: string;
+let removedId: string;
+const answers: Array<Answer & { expected: number }> = [];
+
+async function call(baseUrl: string, path: string, opts: { key?: string; method?: string; expected: number }) {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: opts.method ?? 'GET',
+    headers: opts.key ? { 'X-API-Key': opts.key } : {},
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: the validator reports it */
+  }
+  answers.push({ method: opts.method ?? 'GET', url: path, status: res.status, headers: res.headers, body, expected: opts.expected });
+}
+
+/** A second server whose reads of one table fail: a genuine 500 through the real chain. */
+async function startFaultyServer(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const faulty = await startTestServer();
+  const pool = faulty.db.pool;
+  const query = pool.query.bind(pool) as (sql: string, params?: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: unknown }).query = (sql: string, params?: unknown[]) =>
+    String(sql).includes('market_stats') ? Promise.reject(new Error('simulated fault')) : query(sql, params);
+  return { baseUrl: faulty.baseUrl, close: () => faulty.close() };
+}
+
+/** A server whose database cannot be reached. */
+async function startServerWithoutDatabase(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const server = await createServer({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/none', logger: createLogger('silent'), secrets: TEST_SECRETS });
+  const baseUrl = await server.listen(0, '127.0.0.1');
+  return { baseUrl, close: () => server.close().then(() => undefined) };
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  validator = new OpenApiValidator(buildOpenApiDocument({ version: '0.1.0' }));
+  const ids = await t.db.pool.query<{ id: string; status: string }>(
+    "(SELECT id, status FROM listings WHERE status = 'active' ORDER BY id LIMIT 1) UNION ALL (SELECT id, status FROM listings WHERE status <> 'active' ORDER BY id LIMIT 1)",
+  );
+  listingId = ids.rows.find((r) => r.status === 'active')!.id;
+  removedId = ids.rows.find((r) => r.status !== 'active')!.id;
+  const base = t.baseUrl;
+  const { starter, pro, enterprise } = t.keys;
+
+  // 200, on plans with and without a rate limit, in both currencies, first and last pages.
+  const ok: Array<[string, string]> = [
+    ['/api/v1/listings?city=Douala&limit=3', starter],
+    ['/api/v1/listings?city=Douala&limit=3&currency=EUR', enterprise],
+    ['/api/v1/listings?status=any&sort=updated_at&updated_after=2026-01-01T00:00:00%2B01:00&limit=2', pro],
+    ['/api/v1/listings?city=Douala&neighborhood=Bonapriso&purpose=sale&type=villa&limit=200', enterprise],
+    [`/api/v1/listings/${listingId}`, starter],
+    [`/api/v1/listings/${removedId}?currency=EUR`, enterprise],
+    ['/api/v1/market/stats', starter],
+    ['/api/v1/market/stats?city=Douala&neighborhood=Bonapriso&type=villa', pro],
+    ['/api/v1/market/stats?purpose=rent&currency=EUR', enterprise],
+    ['/api/v1/market/trends?city=Douala', pro],
+    ['/api/v1/market/trends?currency=EUR&purpose=sale', enterprise],
+    ['/api/v1/ping', starter],
+    ['/api/v1/ping', enterprise],
+    ['/api/v1/exports/listings?city=Kribi&status=any', enterprise],
+    ['/api/v1/exports/listings?city=Kribi&currency=EUR&after=lst_aaaaaaaaaaaaaaaaaaaa', enterprise],
+  ];
+  for (const [path, key] of ok) await call(base, path, { key, expected: 200 });
+
+  // 400: malformed, out of range, unknown parameter or place, bad instant, bad cursor.
+  const bad = [
+    '/api/v1/listings?limit=0',
+    '/api/v1/listings?city=Doula',
+    '/api/v1/listings?listed_after=2026-01-01T00:00:00%2B99:99',
+    '/api/v1/listings?min_price=1e3',
+    '/api/v1/listings?cursor=garbage',
+    `/api/v1/listings/${listingId}?verbose=1`,
+    '/api/v1/listings/12345',
+    '/api/v1/market/stats?town=Douala',
+    '/api/v1/market/trends?city=Douala&neighborhood=Bonaprisso',
+    '/api/v1/ping?verbose=1',
+  ];
+  for (const path of bad) await call(base, path, { key: enterprise, expected: 400 });
+
+  const suspended = await t.account('enterprise');
+  await t.db.prisma.account.update({ where: { id: suspended.id }, data: { status: 'suspended' } });
+  for (const route of ROUTE_CASES) {
+    const path = route.path(listingId);
+    await call(base, path, { expected: 401 });
+    await call(base, path, { key: `mboa_live_${'A'.repeat(32)}`, expected: 401 });
+    await call(base, path, { key: suspended.key, expected: 403 });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) await call(base, path.split('?')[0], { key: enterprise, method, expected: 405 });
+    // 429 rate_limited: one call a minute, the second refused (on a plan that has the route).
+    const plan = route.metadata.plans.includes('pro') ? 'pro' : 'enterprise';
+    const limited = await t.account(plan, { rateLimit: 1 });
+    await call(base, path, { key: limited.key, expected: 200 });
+    await call(base, path, { key: limited.key, expected: 429 });
+    // 429 quota_exceeded: one call a month (ping is never counted).
+    if (route.metadata.counted) {
+      const capped = await t.account(plan, { monthlyQuota: 1 });
+      await call(base, path, { key: capped.key, expected: 200 });
+      await call(base, path, { key: capped.key, expected: 429 });
+    }
+  }
+  await call(base, '/api/v1/market/trends', { key: starter, expected: 403 });
+
+  // 404: no such listing, no such path, a trailing slash.
+  await call(base, `/api/v1/listings/lst_${'a'.repeat(20)}`, { key: enterprise, expected: 404 });
+  await call(base, '/api/v1/listing', { key: enterprise, expected: 404 });
+  await call(base, '/api/v1/listings/', { key: enterprise, expected: 404 });
+
+  // 500: a fault on our side, through the whole chain.
+  const faulty = await startFaultyServer();
+  try {
+    await call(faulty.baseUrl, '/api/v1/market/stats?city=Douala', { key: starter, expected: 500 });
+  } finally {
+    await faulty.close();
+  }
+
+  // 503: the database cannot be reached.
+  const down = await startServerWithoutDatabase();
+  try {
+    for (const route of ROUTE_CASES) await call(down.baseUrl, route.path(listingId), { key: enterprise, expected: 503 });
+  } finally {
+    await down.close();
+  }
+}, 120_000);
+afterAll(() => t.close());
+
+describe('every answer validates against the OpenAPI document', () => {
+  it('covers every route and every documented error status', () => {
+    expect(answers.length).toBeGreaterThan(80);
+    const statuses = new Set(answers.map((a) => a.status));
+    expect([...statuses].sort()).toEqual([200, 400, 401, 403, 404, 405, 429, 500, 503]);
+    for (const a of answers) expect(a.status, `${a.method} ${a.url}: ${JSON.stringify(a.body)}`).toBe(a.expected);
+    const codes = new Set(answers.map((a) => (a.body as { code?: string }).code).filter(Boolean));
+    for (const code of ['validation_error', 'invalid_cursor', 'missing_api_key', 'invalid_api_key', 'plan_forbidden', 'account_suspended', 'not_found', 'method_not_allowed', 'rate_limited', 'quota_exceeded', 'internal_error', 'unavailable']) {
+      expect(codes.has(code), code).toBe(true);
+    }
+  });
+
+  it('body, media type and headers of each answer', () => {
+    const failures = answers
+      .map((a) => ({ a, problems: validator.check(a) }))
+      .filter((r) => r.problems.length > 0)
+      .map((r) => `${r.a.method} ${r.a.url} → ${r.a.status}: ${r.problems.join('; ')}`);
+    expect(failures).toEqual([]);
+  });
+
+  it('would notice an undocumented field or header (the check is not vacuous)', () => {
+    const sample = answers.find((a) => a.status === 200 && a.url.startsWith('/api/v1/listings?'))!;
+    const body = structuredClone(sample.body) as { data: Array<Record<string, unknown>> };
+    body.data[0].contact_phone = '+237 699 00 11 22';
+    expect(validator.check({ ...sample, body })).toEqual([expect.stringContaining('additional properties')]);
+    const headers = new Headers(sample.headers);
+    headers.set('Allow', 'GET');
+    expect(validator.check({ ...sample, headers })).toEqual(['header allow is sent but not documented for 200']);
+    const problem = answers.find((a) => a.status === 429)!;
+    const noRetry = new Headers(problem.headers);
+    noRetry.delete('Retry-After');
+    expect(validator.check({ ...problem, headers: noRetry })).toEqual(['required header retry-after is missing']);
+  });
+});
+
+describe('the document', () => {
+  const document = buildOpenApiDocument({ version: '0.1.0' });
+
+  it('has an example on every response, each one a body the contract accepts', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      const content = (item.get as { responses: Record<string, { content: Record<string, { examples: object }> }> }).responses[200].content;
+      const examples = Object.values(content)[0].examples;
+      expect(Object.keys(examples ?? {}).length, path).toBeGreaterThan(0);
+    }
+    const responses = {
+      'listings.search': contract.listings.search.responses[200],
+      'listings.get': contract.listings.get.responses[200],
+      'market.stats': contract.market.stats.responses[200],
+      'market.trends': contract.market.trends.responses[200],
+      ping: contract.ping.responses[200],
+      // One NDJSON line.
+      'exports.listings': contract.exports.listings.responses[200].body,
+    };
+    for (const [endpoint, schema] of Object.entries(responses)) {
+      for (const [name, example] of Object.entries(SUCCESS_EXAMPLES[endpoint])) {
+        const parsed = schema.safeParse(example.value);
+        expect(parsed.success, `${endpoint} ${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      }
+    }
+    for (const [status, examples] of Object.entries(PROBLEM_EXAMPLES)) {
+      expect(Object.keys(examples).length).toBeGreaterThan(0);
+      for (const [name, example] of Object.entries(examples)) {
+        expect(ZProblem.safeParse(example.value).success, name).toBe(true);
+        expect((example.value as { status: number }).status).toBe(Number(status));
+      }
+    }
+  });
+
+  it('has meaningful operation ids, named schemas and problem+json errors', () => {
+    const ops = Object.values(document.paths).map((p) => p.get as { operationId: string; responses: Record<string, unknown> });
+    expect(ops.map((o) => o.operationId).sort()).toEqual(['exportListings', 'getListing', 'getMarketStats', 'getMarketTrends', 'ping', 'searchListings']);
+    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['Listing', 'ListingDetail', 'MarketStat', 'MarketTrend', 'Problem', 'Quota']));
+    for (const response of Object.values(document.components.responses) as Array<{ content: object }>) {
+      expect(Object.keys(response.content)).toEqual(['application/problem+json']);
+    }
+    for (const op of ops) expect(op.responses['405']).toEqual({ $ref: '#/components/responses/MethodNotAllowed' });
+  });
+
+  it('lists the known places, and every documented parameter is one the server accepts', async () => {
+    expect(document['x-mboa-places'].Douala).toContain('Bonapriso');
+    expect(document.info.description).toContain('| Yaoundé | Bastos, Golf');
+    for (const [template, item] of Object.entries(document.paths)) {
+      const params = (item.get as { parameters: Array<{ name: string; in: string; example?: unknown }> }).parameters;
+      for (const p of params.filter((q) => q.in === 'query' && q.name !== 'cursor')) {
+        const path = `${template.replace('{id}', listingId)}?${p.name}=${encodeURIComponent(String(p.example))}`;
+        const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': t.keys.enterprise } });
+        expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+      }
+    }
+  });
+
+  it('takes its server from MBOA_PUBLIC_URL, and is relative without it', () => {
+    expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    const published = buildOpenApiDocument({ version: '0.1.0', serverUrl: 'https://api.mboa.cm/' });
+    expect(published.servers).toEqual([{ url: 'https://api.mboa.cm', description: 'Mboa API' }]);
+    expect(JSON.stringify(published.paths)).toContain('curl -H \\"X-API-Key: $MBOA_API_KEY\\" \\"https://api.mboa.cm/api/v1/listings?');
+  });
+
+  it.each([undefined, 'https://api.mboa.cm'])('lints with 0 errors and 0 warnings under Redocly recommended (MBOA_PUBLIC_URL=%s)', (publicUrl) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mboa-openapi-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      const env = { ...process.env, MBOA_PUBLIC_URL: publicUrl ?? '' };
+      const write = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/write-openapi.ts', file], { env, encoding: 'utf8' });
+      expect(write.status, write.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(file, 'utf8')).servers[0].url).toBe(publicUrl ?? '/');
+      const lint = spawnSync(process.execPath, ['node_modules/@redocly/cli/bin/cli.js', 'lint', file, '--config', 'redocly.yaml', '--format', 'json'], {
+        env,
+        encoding: 'utf8',
+      });
+      const report = JSON.parse(lint.stdout.slice(lint.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: unknown[] };
+      expect(report.problems).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+      expect(lint.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,146 @@
+/**
+ * Test keys (`mboa_test_…`): the same endpoints and contract as live keys, over the fixed
+ * public sample, never counted in the quota, with a per-minute limit of their own.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_KEYS } from '../../contract/plans.js';
+import { createKey } from '../../server/accounts/keys.js';
+import { SAMPLE } from '../../server/sample/sample-data.js';
+import { itWhen } from '../helpers/requires.js';
+import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+let sample: pg.Client;
+beforeAll(async () => {
+  t = await startTestServer();
+  sample = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await sample.connect();
+});
+afterAll(async () => {
+  await sample.end();
+  await t.close();
+});
+
+async function accountWithTestKey(plan: 'starter' | 'pro' = 'pro') {
+  const account = await t.account(plan);
+  const { key } = await createKey(t.db.prisma, account.id, 'CI suite', new Date(), { kind: 'test' });
+  expect(key).toMatch(/^mboa_test_[0-9A-Za-z]{32}$/);
+  return { ...account, testKey: key };
+}
+
+describe('a test key', () => {
+  it('reads the fixed public sample, never the live listings', async () => {
+    const { testKey, key } = await accountWithTestKey();
+    const { rows } = await sample.query<{ n: number }>("SELECT count(*)::int AS n FROM sample.listings WHERE status = 'active'");
+    expect(rows[0].n).toBeGreaterThan(0);
+    const page = await get(t.baseUrl, '/api/v1/listings?limit=50', testKey);
+    expect(page.status).toBe(200);
+    expect(page.body.meta.total).toBe(rows[0].n);
+    const ids = page.body.data.map((l: { id: string }) => l.id);
+    expect(ids.length).toBe(50);
+    const inSample = await sample.query<{ n: number }>('SELECT count(*)::int AS n FROM sample.listings WHERE id = ANY($1)', [ids]);
+    expect(inSample.rows[0].n).toBe(50);
+    const inLive = await sample.query<{ n: number }>('SELECT count(*)::int AS n FROM public.listings WHERE id = ANY($1)', [ids]);
+    expect(inLive.rows[0].n).toBe(0);
+
+    // Detail and market figures come from the sample too; a live id is unknown there.
+    expect((await get(t.baseUrl, `/api/v1/listings/${ids[0]}`, testKey)).status).toBe(200);
+    expect((await get(t.baseUrl, `/api/v1/listings/${ids[0]}`, key)).status).toBe(404);
+    const stats = await get(t.baseUrl, '/api/v1/market/stats?city=Douala&purpose=sale', testKey);
+    expect(stats.status).toBe(200);
+    const { rows: volume } = await sample.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM sample.listings WHERE status = 'active' AND city = 'Douala' AND purpose = 'sale'",
+    );
+    expect(volume[0].n).toBeGreaterThan(0);
+    expect(stats.body.data[0].volume).toBe(volume[0].n);
+    expect((await get(t.baseUrl, '/api/v1/market/trends?city=Douala', testKey)).status).toBe(200);
+  });
+
+  it('answers the same on every run: the sample is fixed', async () => {
+    const { testKey } = await accountWithTestKey();
+    const { rows } = await sample.query<{ version: number; n: number }>(
+      'SELECT (SELECT max(version) FROM sample.version) AS version, (SELECT count(*)::int FROM sample.listings) AS n',
+    );
+    expect(rows[0]).toEqual({ version: SAMPLE.version, n: SAMPLE.listings });
+    const first = await get(t.baseUrl, '/api/v1/listings?city=Yaound%C3%A9&sort=price&limit=5', testKey);
+    const again = await get(t.baseUrl, '/api/v1/listings?city=Yaound%C3%A9&sort=price&limit=5', testKey);
+    expect(first.body.data.map((l: { id: string }) => l.id)).toEqual(again.body.data.map((l: { id: string }) => l.id));
+    expect(first.body.data.length).toBe(5);
+  });
+
+  it('is never counted, and shows the live quota as it stands', async () => {
+    const { id, key, testKey } = await accountWithTestKey();
+    expect((await get(t.baseUrl, '/api/v1/listings?limit=1', key)).status).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      const res = await get(t.baseUrl, '/api/v1/listings?limit=1', testKey);
+      expect(res.status).toBe(200);
+      expect(res.body.meta.quota).toMatchObject({ plan: 'pro', used: 1 });
+    }
+    expect(await storedUsage(t, id)).toBe(1);
+    const { rows } = await t.db.pool.query<{ calls: number }>('SELECT coalesce(sum(calls), 0)::int AS calls FROM daily_usage WHERE account_id = $1', [id]);
+    expect(rows[0].calls).toBe(1);
+  });
+
+  it(`has its own per-minute limit (${TEST_KEYS.ratePerMinute}), apart from the account's live calls`, async () => {
+    const { key, testKey } = await accountWithTestKey('starter');
+    const first = await get(t.baseUrl, '/api/v1/ping', testKey);
+    expect(first.headers.get('ratelimit-policy')).toBe(`"minute";q=${TEST_KEYS.ratePerMinute};w=60`);
+    let refused = null;
+    for (let i = 1; i <= TEST_KEYS.ratePerMinute + 1 && !refused; i++) {
+      const res = await get(t.baseUrl, '/api/v1/ping', testKey);
+      if (res.status === 429) refused = { at: i, res };
+    }
+    expect(refused?.res.body.code).toBe('rate_limited');
+    // The live key still has its whole window (Starter: 30 a minute).
+    const live = await get(t.baseUrl, '/api/v1/ping', key);
+    expect(live.status).toBe(200);
+    expect(live.headers.get('ratelimit')).toMatch(/^"minute";r=29;/);
+  });
+
+  it("keeps cursors apart: a test key's cursor is refused on the live data, and the reverse", async () => {
+    const { key, testKey } = await accountWithTestKey();
+    const sampleCursor = (await get(t.baseUrl, '/api/v1/listings?limit=2', testKey)).body.meta.next_cursor;
+    const liveCursor = (await get(t.baseUrl, '/api/v1/listings?limit=2', key)).body.meta.next_cursor;
+    const crossed = [
+      await get(t.baseUrl, `/api/v1/listings?limit=2&cursor=${encodeURIComponent(sampleCursor)}`, key),
+      await get(t.baseUrl, `/api/v1/listings?limit=2&cursor=${encodeURIComponent(liveCursor)}`, testKey),
+    ];
+    for (const res of crossed) expect(res.body.code).toBe('invalid_cursor');
+    expect((await get(t.baseUrl, `/api/v1/listings?limit=2&cursor=${encodeURIComponent(sampleCursor)}`, testKey)).status).toBe(200);
+  });
+
+  it('keeps the plan: a Starter test key is refused the trends, like its live keys', async () => {
+    const { testKey } = await accountWithTestKey('starter');
+    const res = await get(t.baseUrl, '/api/v1/market/trends', testKey);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('plan_forbidden');
+  });
+});
+
+itWhen(Boolean(process.env.REDIS_URL), 'Redis (REDIS_URL)')('is never counted with Redis either', async () => {
+  const r = await startTestServer({ redis: true });
+  try {
+    const account = await r.account('pro');
+    const { key: testKey } = await createKey(r.db.prisma, account.id, 'CI', new Date(), { kind: 'test' });
+    for (let i = 0; i < 3; i++) expect((await get(r.baseUrl, '/api/v1/listings?limit=1', testKey)).status).toBe(200);
+    const live = await get(r.baseUrl, '/api/v1/listings?limit=1', account.key);
+    expect(live.body.meta.quota.used).toBe(1);
+    expect(await storedUsage(r, account.id)).toBe(1);
+  } finally {
+    await r.close();
+  }
+});
+
+it('the sample tables have the live tables\' columns (a migration must change both)', async () => {
+  const { rows } = await sample.query<{ table_name: string; public: string; sample: string }>(`
+    SELECT p.table_name,
+           string_agg(p.column_name || ':' || p.data_type, ',' ORDER BY p.column_name) AS public,
+           (SELECT string_agg(s.column_name || ':' || s.data_type, ',' ORDER BY s.column_name)
+            FROM information_schema.columns s WHERE s.table_schema = 'sample' AND s.table_name = p.table_name) AS sample
+    FROM information_schema.columns p
+    WHERE p.table_schema = 'public' AND p.table_name IN ('listings', 'price_history', 'market_stats', 'market_trends', 'places')
+    GROUP BY p.table_name ORDER BY p.table_name`);
+  expect(rows.map((r) => r.table_name)).toEqual(['listings', 'market_stats', 'market_trends', 'places', 'price_history']);
+  for (const r of rows) expect(r.sample, r.table_name).toBe(r.public);
+});

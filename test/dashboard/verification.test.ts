@@ -1,0 +1,139 @@
+/**
+ * Verified sign-up: a new account's keys work on the API only once its address is
+ * confirmed by the e-mailed link (48 hours, once); new links on request, limited.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin } from '../helpers/admin.js';
+import { linksIn } from '../helpers/mailbox.js';
+import { apiGet, type Client, confirmAddress, csrfOf, type DashboardServer, signUp, startDashboardServer, textOf } from './helpers.js';
+
+let t: DashboardServer;
+beforeAll(async () => {
+  t = await startDashboardServer();
+});
+afterAll(() => t.close());
+
+const SUBJECT = /Confirm your e-mail address for Mboa|Confirmez votre adresse e-mail pour Mboa/;
+
+function pathOf(link: string): string {
+  const url = new URL(link);
+  return url.pathname + url.search;
+}
+
+async function latestLink(email: string): Promise<string> {
+  await t.mailbox.waitFor(email, SUBJECT);
+  const mails = t.mailbox.to(email).filter((m) => SUBJECT.test(m.subject ?? ''));
+  return linksIn(mails.at(-1)!).find((l) => l.includes('/verify?token='))!;
+}
+
+async function resend(client: Client) {
+  return client.submit('/dashboard/', '/dashboard/verify/resend', {});
+}
+
+describe('sign-up, then confirmation by e-mail', () => {
+  it('refuses the key until the link in the e-mail is opened, then accepts it', async () => {
+    const client = t.client();
+    const { email, key, accountId, page } = await signUp(t, client, { plan: 'pro', verify: false });
+    expect(textOf(page.text)).toContain(`One more step: confirm your address with the link we sent to ${email}.`);
+
+    const refused = await apiGet(t.baseUrl, '/api/v1/listings?limit=1', key);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'email_unverified', title: 'E-mail address not confirmed' });
+    expect(refused.body.detail).toContain('open the link sent to it at sign-up, or send a new one from the dashboard home page');
+    expect(textOf((await client.get('/dashboard/')).text)).toContain(`Your address ${email} is not confirmed yet: the API refuses your keys until it is.`);
+
+    const mail = await t.mailbox.waitFor(email, SUBJECT);
+    expect(mail.subject).toBe('Confirm your e-mail address for Mboa');
+    expect(mail.text).toContain('Welcome to Mboa, Banque Test SA.');
+    expect(mail.text).toContain('This link works once, for 48 hours.');
+    const link = linksIn(mail).find((l) => l.includes('/dashboard/verify?token='))!;
+    expect(link.startsWith(`${t.baseUrl}/dashboard/verify?token=`)).toBe(true);
+    expect(mail.html).toContain(link.replace(/&/g, '&amp;'));
+
+    const confirmed = await client.get(pathOf(link));
+    expect(confirmed.status).toBe(200);
+    expect(textOf(confirmed.text)).toContain('Thank you: your address is confirmed and your API keys work now.');
+    expect((await t.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } })).emailVerifiedAt).not.toBeNull();
+    expect((await apiGet(t.baseUrl, '/api/v1/listings?limit=1', key)).status).toBe(200);
+    expect(textOf((await client.get('/dashboard/')).text)).not.toContain('is not confirmed yet');
+
+    // The link is spent: a second click is refused, and changes nothing.
+    const again = await t.client().get(pathOf(link));
+    expect(again.status).toBe(404);
+    expect(textOf(again.text)).toContain('This confirmation link is not valid or was already used');
+  });
+
+  it('writes the e-mail in the language of the sign-up', async () => {
+    const client = t.client();
+    await client.get('/dashboard/lang/fr');
+    const { email } = await signUp(t, client, { verify: false, company: 'Crédit Foncier' });
+    const mail = await t.mailbox.waitFor(email, SUBJECT);
+    expect(mail.subject).toBe('Confirmez votre adresse e-mail pour Mboa');
+    expect(mail.text).toContain('Bienvenue sur Mboa, Crédit Foncier.');
+    expect((await t.db.prisma.account.findUniqueOrThrow({ where: { email } })).language).toBe('fr');
+  });
+
+  it('refuses an expired link (48 hours), and a forged one', async () => {
+    const client = t.client();
+    const { email, accountId, key } = await signUp(t, client, { verify: false });
+    const link = await latestLink(email);
+    await t.db.prisma.emailToken.updateMany({ where: { accountId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const expired = await client.get(pathOf(link));
+    expect(expired.status).toBe(410);
+    expect(textOf(expired.text)).toContain('This confirmation link has expired (links work for 48 hours).');
+    expect((await apiGet(t.baseUrl, '/api/v1/ping', key)).body.code).toBe('email_unverified');
+    for (const token of ['', 'x', 'A'.repeat(43), '<script>']) {
+      const forged = await client.get(`/dashboard/verify?token=${encodeURIComponent(token)}`);
+      expect(forged.status).toBe(404);
+    }
+  });
+
+  it('sends a new link on request, which replaces the old one, at most 3 an hour', async () => {
+    const client = t.client();
+    const { email, key } = await signUp(t, client, { verify: false });
+    const first = await latestLink(email);
+    for (let i = 0; i < 3; i++) {
+      const res = await resend(client);
+      expect(res.status).toBe(303);
+      expect(textOf((await client.get('/dashboard/')).text)).toContain(`A new confirmation link was sent to ${email}.`);
+    }
+    const limited = await resend(client);
+    expect(limited.status).toBe(429);
+    expect(textOf(limited.text)).toContain('Several links were sent already. Try again in');
+    expect(t.mailbox.to(email).filter((m) => SUBJECT.test(m.subject ?? ''))).toHaveLength(4);
+
+    expect((await client.get(pathOf(first))).status).toBe(404); // replaced
+    expect((await client.get(pathOf(await latestLink(email)))).status).toBe(200);
+    expect((await apiGet(t.baseUrl, '/api/v1/ping', key)).status).toBe(200);
+    // Confirmed: asking again says so and sends nothing.
+    const done = await resend(client);
+    expect(done.status).toBe(303);
+    expect(textOf((await client.get('/dashboard/')).text)).toContain('Your address is already confirmed.');
+    expect(t.mailbox.to(email).filter((m) => SUBJECT.test(m.subject ?? ''))).toHaveLength(4);
+  });
+
+  it('refuses a resend without the session’s CSRF token', async () => {
+    const client = t.client();
+    const { email } = await signUp(t, client, { verify: false });
+    await latestLink(email);
+    expect((await client.post('/dashboard/verify/resend', {})).status).toBe(403);
+    expect((await client.post('/dashboard/verify/resend', { _csrf: csrfOf((await t.client().get('/dashboard/login')).text) })).status).toBe(403);
+  });
+
+  it('confirms through the helper every suite uses (the link from the mail)', async () => {
+    const client = t.client();
+    const { email, key } = await signUp(t, client, { verify: false });
+    await confirmAddress(t, client, email);
+    expect((await apiGet(t.baseUrl, '/api/v1/ping', key)).status).toBe(200);
+  });
+});
+
+describe('accounts that need no confirmation', () => {
+  it('confirms accounts made by an operator at creation', async () => {
+    const email = `${Date.now()}-ops@test.mboa.cm`;
+    const res = await admin(['accounts', 'create', '--email', email, '--plan', 'starter', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.json.account.email_verified).toBe(true);
+    expect((await apiGet(t.baseUrl, '/api/v1/ping', res.json.key)).status).toBe(200);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Demo mode as a new user meets it: `npm start` with no DATABASE_URL serves the embedded
+ * PostgreSQL, seeded, with one key per plan printed and kept in the data folder beside
+ * secrets made once; a restart keeps both. SIGTERM sent to `npm start` reaches the server.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { run } from '../helpers/processes.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'mboa-demo-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const DEMO_ENV = {
+  DATABASE_URL: undefined,
+  REDIS_URL: undefined,
+  MBOA_CURSOR_SECRET: undefined,
+  MBOA_DASHBOARD_SECRET: undefined,
+  MBOA_DATA_DIR: dataDir,
+  MBOA_SEED_LISTINGS: '300',
+  MARKET_REFRESH_MINUTES: '0',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'info',
+};
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startDemo() {
+  const npm = run('npm', ['start'], DEMO_ENV);
+  const base = (await npm.waitFor(/Mboa API on (http:\/\/127\.0\.0\.1:\d+)/, 120_000))[1];
+  const keys = JSON.parse(readFileSync(join(dataDir, 'demo-keys.json'), 'utf8')) as Record<string, string>;
+  return { npm, base, keys };
+}
+
+it('serves the seeded demo with a key per plan, kept with its secrets across a restart; SIGTERM to npm stops it', async () => {
+  const first = await startDemo();
+  try {
+    expect(Object.keys(first.keys).sort()).toEqual(['enterprise', 'pro', 'starter']);
+    for (const key of Object.values(first.keys)) expect(first.npm.output()).toContain(key);
+    expect(statSync(join(dataDir, 'demo-keys.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600);
+
+    const page = await fetch(`${first.base}/api/v1/listings?limit=2&status=any`, { headers: { 'X-API-Key': first.keys.starter } });
+    expect(page.status).toBe(200);
+    const body = (await page.json()) as { data: unknown[]; meta: { total: number; next_cursor: string } };
+    expect(body.data).toHaveLength(2);
+    expect(body.meta.total).toBe(300);
+
+    const serverPid = Number(JSON.parse(readFileSync(join(dataDir, 'embedded.json'), 'utf8')).pid);
+    expect(serverPid).not.toBe(first.npm.child.pid);
+    first.npm.child.kill('SIGTERM');
+    expect((await first.npm.exited()).code).toBe(0);
+    // The server itself got the signal: no process is left behind npm.
+    await expect.poll(() => isAlive(serverPid), { timeout: 10_000 }).toBe(false);
+
+    const secrets = readFileSync(join(dataDir, 'secrets.json'), 'utf8');
+    const second = await startDemo();
+    try {
+      expect(second.keys).toEqual(first.keys);
+      expect(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).toBe(secrets);
+      // A cursor issued before the restart still works: the secret was kept.
+      const next = await fetch(`${second.base}/api/v1/listings?limit=2&status=any&cursor=${encodeURIComponent(body.meta.next_cursor)}`, {
+        headers: { 'X-API-Key': second.keys.starter },
+      });
+      expect(next.status).toBe(200);
+      second.npm.child.kill('SIGINT');
+      expect((await second.npm.exited()).code).toBe(0);
+    } finally {
+      second.npm.child.kill('SIGKILL');
+    }
+  } finally {
+    first.npm.child.kill('SIGKILL');
+  }
+}, 240_000);

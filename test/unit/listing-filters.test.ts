@@ -1,0 +1,72 @@
+/** The one WHERE builder, as a pure function of the parsed query: no database needed. */
+import { describe, expect, it } from 'vitest';
+import { ZListingsQuery } from '../../contract/schemas.js';
+import { canonicalFilters, effectiveFilters, listingFilterSql, SqlConditions } from '../../server/listings/filters.js';
+
+const parse = (query: Record<string, string>) => ZListingsQuery.parse(query);
+
+describe('listingFilterSql', () => {
+  it('turns every filter into one parameterised condition on the given alias', () => {
+    const sql = listingFilterSql(
+      parse({
+        city: 'YAOUNDÉ', neighborhood: 'Biyem-Assi', type: 'villa', purpose: 'sale', min_price: '1000', max_price: '2000',
+        min_surface: '50', max_surface: '500', min_bedrooms: '2', min_bathrooms: '1',
+        listed_after: '2026-01-01', updated_after: '2026-01-01T08:00:00+01:00', status: 'sold',
+      }),
+      'l',
+    );
+    expect(sql.conditions).toEqual([
+      'l.status = $1::"ListingStatus"',
+      'l.city_key = $2',
+      'l.neighborhood_key = $3',
+      'l.type = $4::"PropertyType"',
+      'l.purpose = $5::"Purpose"',
+      'l.price >= $6::bigint',
+      'l.price <= $7::bigint',
+      'l.surface >= $8',
+      'l.surface <= $9',
+      'l.bedrooms >= $10',
+      'l.bathrooms >= $11',
+      'l.listed_at >= $12',
+      'l.updated_at > $13',
+    ]);
+    expect(sql.params).toEqual([
+      'sold', 'yaounde', 'biyem assi', 'villa', 'sale', '1000', '2000', 50, 500, 2, 1,
+      new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T07:00:00Z'),
+    ]);
+    expect(sql.where()).toMatch(/^WHERE l\.status = \$1::"ListingStatus" AND l\.city_key = \$2 AND /);
+  });
+
+  it('applies `active` by default and nothing for status=any', () => {
+    expect(listingFilterSql(parse({}), 'l').conditions).toEqual(['l.status = $1::"ListingStatus"']);
+    const any = listingFilterSql(parse({ status: 'any' }), 'l');
+    expect(any.conditions).toEqual([]);
+    expect(any.where()).toBe('');
+  });
+
+  it('serves the market tables through the same columns, on their own alias, continuing given parameters', () => {
+    const sql = new SqlConditions();
+    sql.param('already there');
+    listingFilterSql({ city: 'douala', neighborhood: 'Deïdo', type: 'land', purpose: 'rent' }, 's', sql);
+    expect(sql.conditions).toEqual(['s.city_key = $2', 's.neighborhood_key = $3', 's.type = $4::"PropertyType"', 's.purpose = $5::"Purpose"']);
+    expect(sql.params).toEqual(['already there', 'douala', 'deido', 'land', 'rent']);
+  });
+
+  it('reads EUR price bounds as the XAF range whose shown EUR price is within them', () => {
+    const f = effectiveFilters(parse({ currency: 'EUR', min_price: '100', max_price: '200' }));
+    // 65,592 XAF is 99.9944 EUR, shown 99.99; 65,593 XAF is 99.9959 EUR, shown 100.00.
+    // 131,194 XAF is 200.0040 EUR, shown 200.00; 131,195 XAF is 200.0055 EUR, shown 200.01.
+    expect(f.minPriceXaf).toBe(65_593n);
+    expect(f.maxPriceXaf).toBe(131_194n);
+  });
+
+  it('binds cursors to the filters as applied: two spellings of one filter are one binding, currency is none', () => {
+    const a = canonicalFilters(effectiveFilters(parse({ city: 'Yaoundé', listed_after: '2026-01-01' })));
+    const b = canonicalFilters(effectiveFilters(parse({ city: 'yaounde', listed_after: '2026-01-01T01:00:00+01:00', currency: 'EUR' })));
+    expect(a).toEqual(b);
+    expect(a).toEqual({ status: 'active', cityKey: 'yaounde', listedAfter: '2026-01-01T00:00:00.000Z' });
+    const eur = canonicalFilters(effectiveFilters(parse({ min_price: '100', currency: 'EUR' })));
+    const xaf = canonicalFilters(effectiveFilters(parse({ min_price: '100' })));
+    expect(eur).not.toEqual(xaf);
+  });
+});
