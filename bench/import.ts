@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { applyMigrations } from '../prisma/schema-engine.js';
+import { applyMigrations } from '../prisma/schema-engine/migrations.js';
 import { openDatabase } from '../server/db.js';
 import { startEmbeddedPostgres } from '../server/embedded-postgres.js';
 import { importFile } from '../server/ingest/import.js';

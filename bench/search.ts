@@ -6,15 +6,12 @@
  *
  *   DATABASE_URL=postgresql://… npx tsx bench/search.ts [--connections 10] [--amount 2000]
  */
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createAccount } from '../server/accounts/service.js';
-import { buildApp } from '../server/app.js';
-import { openDatabase } from '../server/db.js';
-import { AccountRateLimiter } from '../server/http/rate-limit.js';
+import { createAccount } from '../server/accounts/accounts.js';
 import { randomId } from '../server/ids.js';
 import { createLogger } from '../server/logger.js';
+import { createServer } from '../server/start/create-server.js';
 
 const { values } = parseArgs({
   options: { connections: { type: 'string', default: '10' }, amount: { type: 'string', default: '2000' }, depth: { type: 'string', default: '50' } },
@@ -25,12 +22,14 @@ if (!url) {
   process.exit(2);
 }
 
-const db = openDatabase(url, { max: 10 });
+const bench = await createServer({
+  databaseUrl: url,
+  logger: createLogger('silent'),
+  secrets: { cursor: ['bench-cursor-secret-0123456789-abcdefgh'], dashboard: ['bench-dashboard-secret-0123456789-abcd'] },
+});
+const db = bench.db;
 const { rows } = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM listings WHERE status = 'active'");
-const app = buildApp({ pool: db.pool, logger: createLogger('silent'), rateLimiter: new AccountRateLimiter(), cursorSecret: 'bench-cursor-secret-0123' });
-const server = app.listen(0, '127.0.0.1');
-await new Promise((r) => server.once('listening', r));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const base = await bench.listen(0, '127.0.0.1');
 const { key } = await createAccount(db.prisma, { email: `${randomId('bench')}@bench.mboa.cm`, plan: 'enterprise' });
 
 const query = '/api/v1/listings?city=Douala&purpose=sale&limit=50';
@@ -63,5 +62,4 @@ const deep = await run(`page ${values.depth} (same search, by cursor)`, `${query
 const detail = await run('ping (chain only)', '/api/v1/ping');
 console.log(`deep page / page 1 latency ratio (p50): ${(deep.latency.p50 / Math.max(first.latency.p50, 0.01)).toFixed(2)}`);
 console.log(`page 1 / ping latency ratio (p50): ${(first.latency.p50 / Math.max(detail.latency.p50, 0.01)).toFixed(2)}`);
-server.close();
-await db.close();
+await bench.close();

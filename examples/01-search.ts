@@ -3,7 +3,7 @@
  *
  *   npx tsx examples/01-search.ts [--city Douala] [--purpose sale] [--type villa] [--limit 10]
  */
-import type { ListingSearchParams, PropertyType, Purpose } from '../sdk/src/index.js';
+import type { ListingSearchParams, PropertyType, Purpose } from '@mboa/sdk';
 import { client, flags, run, table, xaf } from './shared.js';
 
 const args = flags(

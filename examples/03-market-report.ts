@@ -6,7 +6,7 @@
  *
  *   npx tsx examples/03-market-report.ts [--city Douala] [--purpose sale] [--type villa] [--top 15]
  */
-import { PlanForbiddenError, type MarketTrend, type PropertyType, type Purpose } from '../sdk/src/index.js';
+import { PlanForbiddenError, type MarketTrend, type PropertyType, type Purpose } from '@mboa/sdk';
 import { client, flags, run, table, xaf } from './shared.js';
 
 const args = flags(

@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import type { Listing, ListingSearchParams } from '../sdk/src/index.js';
+import type { Listing, ListingSearchParams } from '@mboa/sdk';
 import { OUTPUT_DIR, client, flags, run } from './shared.js';
 
 const args = flags(

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConnectionError, Mboa, MboaError, type ClientOptions, type PlanName } from '../sdk/src/index.js';
+import { ConnectionError, Mboa, MboaError, type ClientOptions, type PlanName } from '@mboa/sdk';
 
 export const BASE_URL = process.env.MBOA_BASE_URL || 'http://localhost:3000';
 export const DATA_DIR = resolve(process.env.MBOA_DATA_DIR || '.mboa-data');

@@ -1,0 +1,98 @@
+/**
+ * The baseline of the hot-path benchmark: a bare `node:http` + `pg` server that runs the
+ * same SQL as Mboa with the same row mapping and JSON envelope (it calls the very same
+ * query functions), and nothing else: no framework, no key, no plan, no rate limit, no
+ * quota, no validation, no cache (search counts its total on every page 1). What Mboa's
+ * throughput is measured against.
+ *
+ *   DATABASE_URL=postgresql://… PORT=3999 node --import tsx bench/bare-server.ts
+ */
+import { createServer } from 'node:http';
+import type { TListingsQueryParsed } from '../contract/schemas.js';
+import { live } from '../server/data/dataset.js';
+import { openDatabase } from '../server/db.js';
+import { CursorCodec } from '../server/listings/cursor.js';
+import { getListing } from '../server/listings/detail.js';
+import { searchListings } from '../server/listings/search.js';
+import { marketStats, marketTrends } from '../server/market/query.js';
+
+const url = process.env.DATABASE_URL;
+if (!url) throw new Error('DATABASE_URL is required');
+const db = openDatabase(url, { max: Number(process.env.DB_POOL_MAX ?? 10) });
+const data = live(db.pool);
+const cursors = new CursorCodec('bare-server-cursor-secret-0123456789');
+const meta = () => ({
+  quota: { plan: 'enterprise', limit: null, used: 0, remaining: null, resets_at: '2026-12-01T00:00:00.000Z' },
+  request_id: 'req_bare',
+});
+
+function searchQuery(p: URLSearchParams): TListingsQueryParsed {
+  const num = (name: string) => (p.has(name) ? Number(p.get(name)) : undefined);
+  const str = (name: string) => p.get(name) ?? undefined;
+  return {
+    city: str('city'),
+    neighborhood: str('neighborhood'),
+    type: str('type') as TListingsQueryParsed['type'],
+    purpose: str('purpose') as TListingsQueryParsed['purpose'],
+    min_price: num('min_price'),
+    max_price: num('max_price'),
+    min_surface: num('min_surface'),
+    max_surface: num('max_surface'),
+    min_bedrooms: num('min_bedrooms'),
+    min_bathrooms: num('min_bathrooms'),
+    listed_after: str('listed_after'),
+    updated_after: str('updated_after'),
+    status: (str('status') ?? 'active') as TListingsQueryParsed['status'],
+    sort: (str('sort') ?? '-listed_at') as TListingsQueryParsed['sort'],
+    limit: num('limit') ?? 20,
+    cursor: str('cursor'),
+    currency: 'XAF',
+  } as TListingsQueryParsed;
+}
+
+function send(res: import('node:http').ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+const server = createServer((req, res) => {
+  const { pathname, searchParams } = new URL(req.url ?? '/', 'http://bare');
+  const params = Object.fromEntries(searchParams) as Record<string, string>;
+  const answer = async () => {
+    if (pathname === '/api/v1/ping') {
+      return send(res, 200, { data: { status: 'ok', time: new Date().toISOString(), version: 'bare' }, meta: meta() });
+    }
+    if (pathname === '/api/v1/listings') {
+      const query = searchQuery(searchParams);
+      const result = await searchListings(data, cursors, query);
+      return send(res, 200, {
+        data: result.data,
+        meta: { total: result.total, returned: result.data.length, limit: query.limit, next_cursor: result.nextCursor, has_more: result.nextCursor !== null, ...meta() },
+      });
+    }
+    if (pathname.startsWith('/api/v1/listings/')) {
+      const listing = await getListing(data, pathname.slice('/api/v1/listings/'.length), 'XAF');
+      return listing ? send(res, 200, { data: listing, meta: meta() }) : send(res, 404, { code: 'not_found' });
+    }
+    if (pathname === '/api/v1/market/stats') {
+      const rows = await marketStats(data, { ...params, currency: 'XAF' });
+      return send(res, 200, { data: rows, meta: { total: rows.length, returned: rows.length, ...meta() } });
+    }
+    if (pathname === '/api/v1/market/trends') {
+      const rows = await marketTrends(data, { ...params, currency: 'XAF' });
+      return send(res, 200, { data: rows, meta: { total: rows.length, returned: rows.length, ...meta() } });
+    }
+    send(res, 404, { code: 'not_found' });
+  };
+  answer().catch((err: Error) => send(res, 500, { code: 'internal_error', detail: err.message }));
+});
+server.keepAliveTimeout = 65_000;
+server.listen(Number(process.env.PORT ?? 3999), '127.0.0.1', () => {
+  process.stdout.write(`bare server on http://127.0.0.1:${Number(process.env.PORT ?? 3999)}\n`);
+});
+process.on('SIGTERM', () => {
+  server.close();
+  server.closeAllConnections();
+  void db.close().then(() => process.exit(0));
+});

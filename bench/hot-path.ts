@@ -1,0 +1,182 @@
+/**
+ * The hot-path benchmark: Mboa (the compiled production build, the whole request chain,
+ * Redis set, an Enterprise account with a monthly quota and a per-minute limit so that
+ * both run) side by side with the bare server of bench/bare-server.ts (same SQL, same
+ * mapping and envelope, nothing else), in the same run, on the same data. `wrk` drives
+ * each case against one server then the other; only loopback servers are accepted.
+ *
+ *   npm run build
+ *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/mboa_1m REDIS_URL=redis://127.0.0.1:6379 \
+ *     node --import tsx bench/hot-path.ts [--duration 8] [--connections 16] [--runtime compiled|tsx]
+ *
+ * Prints a markdown table: requests/s and p50 of each, their ratio, the non-2xx count,
+ * and the Mboa server's resident memory idle and after the load.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { migrationStatus } from '../prisma/migration-status.js';
+import { createAccount } from '../server/accounts/accounts.js';
+import { openDatabase } from '../server/db.js';
+import { randomId } from '../server/ids.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '16' },
+    runtime: { type: 'string', default: 'compiled' },
+    cases: { type: 'string' },
+    'mboa-port': { type: 'string', default: '3990' },
+    'bare-port': { type: 'string', default: '3991' },
+  },
+});
+
+const databaseUrl = process.env.DATABASE_URL;
+const redisUrl = process.env.REDIS_URL;
+if (!databaseUrl || !redisUrl) {
+  console.error('set DATABASE_URL (a seeded database: npm run admin -- seed --listings 1000000) and REDIS_URL');
+  process.exit(2);
+}
+for (const u of [databaseUrl, redisUrl]) {
+  if (!['127.0.0.1', 'localhost', '::1'].includes(new URL(u).hostname)) {
+    console.error(`refusing a non-loopback server: ${new URL(u).hostname}`);
+    process.exit(2);
+  }
+}
+
+const db = openDatabase(databaseUrl, { max: 2 });
+const status = await migrationStatus(db.pool);
+if (status.pending.length) {
+  console.error(`pending migrations: ${status.pending.join(', ')} (npm run db:migrate)`);
+  process.exit(2);
+}
+const { rows: count } = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM listings WHERE status = 'active'");
+const { key } = await createAccount(db.prisma, {
+  email: `${randomId('bench')}@bench.mboa.cm`,
+  plan: 'enterprise',
+  monthlyQuotaOverride: 1_000_000_000,
+  rateLimitOverride: 100_000_000,
+});
+const { rows: sample } = await db.pool.query<{ id: string }>('SELECT id FROM listings TABLESAMPLE SYSTEM (1) LIMIT 2000');
+await db.close();
+
+const dir = mkdtempSync(join(tmpdir(), 'mboa-hot-path-'));
+const pathsFile = (name: string, paths: string[]) => {
+  const file = join(dir, `${name}.txt`);
+  writeFileSync(file, `${paths.join('\n')}\n`);
+  return file;
+};
+const MIXES = [
+  'city=Douala&purpose=sale&type=villa',
+  'city=Douala&purpose=rent&type=apartment',
+  'city=Yaound%C3%A9&purpose=sale&type=house',
+  'city=Yaound%C3%A9&purpose=rent&type=studio',
+  'city=Bafoussam&purpose=sale&type=land',
+  'city=Douala&purpose=sale',
+];
+const CASES: Array<{ name: string; file: string; counted: boolean }> = [
+  { name: 'ping', file: pathsFile('ping', ['/api/v1/ping']), counted: false },
+  { name: 'search page 1, 50 rows, six mixes', file: pathsFile('search', MIXES.map((m) => `/api/v1/listings?${m}&limit=50`)), counted: true },
+  { name: 'detail by random id', file: pathsFile('detail', sample.map((r) => `/api/v1/listings/${r.id}`)), counted: true },
+  { name: 'market stats, Douala sale', file: pathsFile('stats', ['/api/v1/market/stats?city=Douala&purpose=sale']), counted: true },
+  { name: 'market trends, Douala sale', file: pathsFile('trends', ['/api/v1/market/trends?city=Douala&purpose=sale']), counted: true },
+].filter((c) => !values.cases || values.cases.split(',').some((w) => c.name.startsWith(w)));
+
+function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr!.on('data', (d) => process.stderr.write(d));
+  return child;
+}
+
+async function waitReady(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+const rss = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
+};
+
+const mboaPort = Number(values['mboa-port']);
+const barePort = Number(values['bare-port']);
+const mboaEntry = values.runtime === 'tsx' ? ['--import', 'tsx', 'server/start/main.ts'] : ['dist/server/start/main.js'];
+const mboa = start(process.execPath, mboaEntry, {
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: redisUrl,
+  PORT: String(mboaPort),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'info',
+  MARKET_REFRESH_MINUTES: '0',
+  MBOA_CURSOR_SECRET: 'bench-cursor-secret-0123456789-abcdefgh',
+  MBOA_DASHBOARD_SECRET: 'bench-dashboard-secret-0123456789-abcd',
+  // Required in production; nothing is mailed during the run (the quota is far from 80 %).
+  MBOA_PUBLIC_URL: 'http://127.0.0.1',
+  SMTP_URL: 'smtp://127.0.0.1:2525',
+});
+const bare = start(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { DATABASE_URL: databaseUrl, PORT: String(barePort) });
+
+interface WrkResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+const toMs = (value: string) => {
+  const m = /([\d.]+)(us|ms|s)/.exec(value);
+  if (!m) return NaN;
+  return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+};
+
+async function wrk(base: string, file: string, seconds: number): Promise<WrkResult> {
+  const { stdout } = await promisify(execFile)(
+    'wrk',
+    ['-t2', `-c${values.connections}`, `-d${seconds}s`, '--latency', '-s', join(ROOT, 'bench/wrk/paths.lua'), base],
+    { env: { ...process.env, WRK_PATHS: file, MBOA_KEY: key } },
+  );
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
+    p50: toMs(/\s50%\s+(\S+)/.exec(stdout)?.[1] ?? ''),
+    p99: toMs(/\s99%\s+(\S+)/.exec(stdout)?.[1] ?? ''),
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0),
+  };
+}
+
+try {
+  await waitReady(`http://127.0.0.1:${mboaPort}/readyz`);
+  await waitReady(`http://127.0.0.1:${barePort}/api/v1/ping`);
+  const idle = rss(mboa.pid!);
+  const seconds = Number(values.duration);
+  console.log(`${count[0].n.toLocaleString('en-US')} active listings; wrk ${values.connections} connections, ${seconds} s per case and server; Mboa ${values.runtime}, Node ${process.version}\n`);
+  console.log('| Case | Mboa req/s | Bare req/s | Ratio | Mboa p50 | Bare p50 | Mboa p99 | Mboa non-2xx |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const c of CASES) {
+    // Warm both (JIT, caches, pools) before measuring.
+    await wrk(`http://127.0.0.1:${mboaPort}`, c.file, 2);
+    await wrk(`http://127.0.0.1:${barePort}`, c.file, 2);
+    const m = await wrk(`http://127.0.0.1:${mboaPort}`, c.file, seconds);
+    const b = await wrk(`http://127.0.0.1:${barePort}`, c.file, seconds);
+    const f = (n: number) => Math.round(n).toLocaleString('en-US');
+    console.log(
+      `| ${c.name}${c.counted ? ' (counted)' : ''} | ${f(m.rps)} | ${f(b.rps)} | ${(m.rps / b.rps).toFixed(2)} | ${m.p50.toFixed(2)} ms | ${b.p50.toFixed(2)} ms | ${m.p99.toFixed(2)} ms | ${m.non2xx} |`,
+    );
+  }
+  const loaded = rss(mboa.pid!);
+  console.log(`\nMboa server memory: idle ${idle.rssMb} MB RSS; after the load ${loaded.rssMb} MB RSS (peak ${loaded.peakMb} MB)`);
+} finally {
+  mboa.kill('SIGTERM');
+  bare.kill('SIGTERM');
+}

@@ -1,0 +1,50 @@
+// Lint rules for the whole repository. Formatting is Prettier's (`npm run format`); these
+// rules are about correctness: promises that are awaited, types that are checked.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', 'prisma/generated/**', 'test-artifacts/**', 'coverage/**', '.mboa-data/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // A promise nobody awaits loses its error, and on the request path a count.
+      '@typescript-eslint/no-floating-promises': 'error',
+      // Express 4 takes async handlers that catch their own errors and call next(err).
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false, variables: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['scripts/**/*.mjs', 'eslint.config.js'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    // Served to browsers as they are: the dashboard's and the docs page's scripts.
+    files: ['server/**/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser, SwaggerUIBundle: 'readonly' } },
+  },
+  {
+    files: ['**/*.test.ts', 'test/**/*.ts', 'sdk/test/**/*.ts'],
+    rules: {
+      // Tests read parsed JSON bodies; `any` there is the honest type.
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  prettier,
+);

@@ -1,0 +1,19 @@
+// `npm run build`: compiles the server (and what it imports) to dist/ with tsc, then
+// copies beside the compiled code the files it reads at run time: the dashboard's and the
+// reference page's assets, and the Prisma schema with its migrations (for
+// `npm run admin:prod -- migrate`).
+import { spawnSync } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const at = (path) => `${root}${path}`;
+
+rmSync(at('dist'), { recursive: true, force: true });
+const tsc = spawnSync(process.execPath, [at('node_modules/typescript/bin/tsc'), '-p', at('tsconfig.build.json')], { stdio: 'inherit' });
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+
+for (const assets of ['server/dashboard/assets', 'server/docs/assets']) cpSync(at(assets), at(`dist/${assets}`), { recursive: true });
+cpSync(at('prisma/schema.prisma'), at('dist/prisma/schema.prisma'));
+cpSync(at('prisma/migrations'), at('dist/prisma/migrations'), { recursive: true });
+console.log('built dist/: npm run start:prod (server), npm run admin:prod -- <command> (CLI)');
