@@ -5,6 +5,48 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The server's layers (ARCHITECTURE.md): each folder of server/ may import only the folders
+ * listed for it, all of them below it, so the imports read top to bottom.
+ */
+const LAYERS = {
+  cli: ['start', 'dashboard', 'ops', 'docs', 'api', 'http', 'quota', 'billing', 'mail', 'accounts', 'generate', 'ingest', 'platform'],
+  start: ['dashboard', 'ops', 'docs', 'api', 'http', 'quota', 'billing', 'mail', 'accounts', 'generate', 'ingest', 'platform'],
+  dashboard: ['billing', 'mail', 'accounts', 'platform'],
+  ops: ['api', 'platform'],
+  docs: ['platform'],
+  api: ['http', 'quota', 'accounts', 'platform'],
+  http: ['platform'],
+  quota: ['accounts', 'platform'],
+  billing: ['mail', 'accounts', 'platform'],
+  mail: ['accounts', 'platform'],
+  accounts: ['platform'],
+  generate: ['ingest', 'platform'],
+  ingest: ['platform'],
+  platform: [],
+};
+const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
+  const forbidden = Object.keys(LAYERS).filter((other) => other !== layer && !allowed.includes(other));
+  return {
+    files: [`server/${layer}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
+              message: allowed.length
+                ? `server/${layer}/ may import only ${allowed.join(', ')} (ARCHITECTURE.md, "Layers").`
+                : `server/${layer}/ imports nothing else of server/ (ARCHITECTURE.md, "Layers").`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', 'prisma/generated/**', 'test-artifacts/**', 'coverage/**', '.mboa-data/**'],
@@ -26,6 +68,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },
+  ...layerRules,
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,

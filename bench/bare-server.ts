@@ -9,12 +9,12 @@
  */
 import { createServer } from 'node:http';
 import type { TListingsQueryParsed } from '../contract/schemas.js';
-import { live } from '../server/data/dataset.js';
-import { openDatabase } from '../server/db.js';
-import { CursorCodec } from '../server/listings/cursor.js';
-import { getListing } from '../server/listings/detail.js';
-import { searchListings } from '../server/listings/search.js';
-import { marketStats, marketTrends } from '../server/market/query.js';
+import { live } from '../server/api/dataset.js';
+import { openDatabase } from '../server/platform/db.js';
+import { CursorCodec } from '../server/api/listings/cursor.js';
+import { getListing } from '../server/api/listings/detail.js';
+import { searchListings } from '../server/api/listings/search.js';
+import { marketStats, marketTrends } from '../server/api/market/query.js';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');

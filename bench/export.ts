@@ -18,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { parseArgs, promisify } from 'node:util';
 import { createAccount } from '../server/accounts/accounts.js';
-import { openDatabase } from '../server/db.js';
-import { randomId } from '../server/ids.js';
+import { openDatabase } from '../server/platform/db.js';
+import { randomId } from '../server/platform/ids.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({ options: { city: { type: 'string', default: 'Douala' }, port: { type: 'string', default: '3992' } } });

@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { migrationStatus } from '../prisma/migration-status.js';
 import { createAccount } from '../server/accounts/accounts.js';
-import { openDatabase } from '../server/db.js';
-import { randomId } from '../server/ids.js';
+import { openDatabase } from '../server/platform/db.js';
+import { randomId } from '../server/platform/ids.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({

@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { applyMigrations } from '../prisma/schema-engine/migrations.js';
-import { openDatabase } from '../server/db.js';
-import { startEmbeddedPostgres } from '../server/embedded-postgres.js';
+import { openDatabase } from '../server/platform/db.js';
+import { startEmbeddedPostgres } from '../server/platform/embedded-postgres.js';
 import { importFile } from '../server/ingest/import.js';
 
 const { values } = parseArgs({

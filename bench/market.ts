@@ -10,10 +10,10 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createAccount } from '../server/accounts/accounts.js';
-import { openDatabase } from '../server/db.js';
-import { randomId } from '../server/ids.js';
-import { createLogger } from '../server/logger.js';
-import { refreshMarketFigures } from '../server/market/refresh.js';
+import { openDatabase } from '../server/platform/db.js';
+import { randomId } from '../server/platform/ids.js';
+import { createLogger } from '../server/platform/logger.js';
+import { refreshMarketFigures } from '../server/ingest/market-refresh.js';
 import { createServer } from '../server/start/create-server.js';
 
 const { values } = parseArgs({

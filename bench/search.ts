@@ -9,8 +9,8 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createAccount } from '../server/accounts/accounts.js';
-import { randomId } from '../server/ids.js';
-import { createLogger } from '../server/logger.js';
+import { randomId } from '../server/platform/ids.js';
+import { createLogger } from '../server/platform/logger.js';
 import { createServer } from '../server/start/create-server.js';
 
 const { values } = parseArgs({

@@ -7,8 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildOpenApiDocument } from '../contract/openapi.js';
-import { ConfigError, loadConfig } from '../server/config.js';
-import { VERSION } from '../server/version.js';
+import { ConfigError, loadConfig } from '../server/platform/config.js';
+import { VERSION } from '../server/platform/version.js';
 
 try {
   const out = resolve(process.argv[2] ?? 'dist/openapi.json');

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { applyMigrations } from '../prisma/schema-engine/migrations.js';
-import { openDatabase } from '../server/db.js';
-import { type EmbeddedPostgres, startEmbeddedPostgres } from '../server/embedded-postgres.js';
-import { seedListings } from '../server/ingest/seed.js';
-import { ensureSampleData } from '../server/sample/sample-data.js';
-import { refreshMarketFigures } from '../server/market/refresh.js';
+import { openDatabase } from '../server/platform/db.js';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../server/platform/embedded-postgres.js';
+import { seedListings } from '../server/generate/seed.js';
+import { ensureSampleData } from '../server/generate/sample-data.js';
+import { refreshMarketFigures } from '../server/ingest/market-refresh.js';
 
 /** Listings seeded for the tests: enough for several pages of every filter. */
 export const TEST_LISTINGS = 3000;

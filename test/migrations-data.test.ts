@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { MIGRATIONS_DIR } from '../prisma/paths.js';
-import { randomId } from '../server/ids.js';
+import { randomId } from '../server/platform/ids.js';
 import { itWhen } from './helpers/requires.js';
 import { onPostgresServer } from './helpers/databases.js';
 

@@ -3,8 +3,8 @@
  * created with its first key, in one transaction.
  */
 import { PLANS, type PlanName } from '../../contract/plans.js';
-import type { Prisma } from '../db.js';
-import { randomId } from '../ids.js';
+import type { Prisma } from '../platform/db.js';
+import { randomId } from '../platform/ids.js';
 import { generateApiKey } from './api-keys.js';
 import { AccountRuleError } from './errors.js';
 import type { Actor } from './plan-rules.js';

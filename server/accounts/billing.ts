@@ -12,7 +12,7 @@
  * Payment collection is elsewhere; these are the figures an invoice states.
  */
 import { PLANS, type PlanName } from '../../contract/plans.js';
-import type { Prisma } from '../db.js';
+import type { Prisma } from '../platform/db.js';
 import { DAY_MS, daysInMonth, isoDay } from './policy.js';
 
 export interface PlanChangeEntry {

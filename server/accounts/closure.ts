@@ -6,7 +6,7 @@
  * its invoices. Usage figures, sessions, pending links, alerts and sales requests are
  * deleted. The days of the closing month are charged up to the closing day, included.
  */
-import type { Prisma } from '../db.js';
+import type { Prisma } from '../platform/db.js';
 import { contractInForce } from './plan-rules.js';
 import { verifyPassword } from './passwords.js';
 import { lockAccount } from './policy.js';

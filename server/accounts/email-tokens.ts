@@ -5,7 +5,7 @@
  * Issuing a new token retires the account's earlier ones of the same purpose.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Prisma } from '../db.js';
+import type { Prisma } from '../platform/db.js';
 
 export type TokenPurpose = 'verify_email' | 'reset_password';
 

@@ -3,8 +3,8 @@
  * revocation by display prefix. Rotation is in rotation.ts.
  */
 import { PLANS, TEST_KEYS } from '../../contract/plans.js';
-import type { Prisma } from '../db.js';
-import { randomId } from '../ids.js';
+import type { Prisma } from '../platform/db.js';
+import { randomId } from '../platform/ids.js';
 import { checkCustomerMayChange } from './accounts.js';
 import { generateApiKey, type KeyKind } from './api-keys.js';
 import { AccountRuleError } from './errors.js';

@@ -4,7 +4,7 @@
  * the account ends, so a stolen session does not survive the change. A reset link also
  * proves the address, so it confirms it if it was not yet.
  */
-import type { Prisma } from '../db.js';
+import type { Prisma } from '../platform/db.js';
 import { issueToken, peekToken, useToken } from './email-tokens.js';
 import { hashPassword, type PasswordProblem, passwordProblem, verifyPassword } from './passwords.js';
 import { normalizeEmail } from './accounts.js';

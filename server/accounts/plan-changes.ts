@@ -4,7 +4,7 @@
  * plan-rules.ts.
  */
 import { PLANS, type PlanName } from '../../contract/plans.js';
-import type { Prisma } from '../db.js';
+import type { Prisma } from '../platform/db.js';
 import { checkCustomerMayChange, positiveOrNull } from './accounts.js';
 import { AccountRuleError } from './errors.js';
 import { type Actor, contractInForce, isSelfServe, SELF_SERVE_PLANS } from './plan-rules.js';

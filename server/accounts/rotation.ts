@@ -7,8 +7,8 @@
  * its plan allows keys.
  */
 import { PLANS } from '../../contract/plans.js';
-import type { Prisma } from '../db.js';
-import { randomId } from '../ids.js';
+import type { Prisma } from '../platform/db.js';
+import { randomId } from '../platform/ids.js';
 import { generateApiKey } from './api-keys.js';
 import type { Actor } from './plan-rules.js';
 import { isKeyActive, lockAccount } from './policy.js';

@@ -2,8 +2,8 @@
  * "Contact sales" requests: Enterprise is sold by contract, so the dashboard records who
  * asked and what for, and operators list them with the CLI (`sales list`).
  */
-import type { Prisma } from '../db.js';
-import { randomId } from '../ids.js';
+import type { Prisma } from '../platform/db.js';
+import { randomId } from '../platform/ids.js';
 import { normalizeEmail } from './accounts.js';
 import { AccountRuleError } from './errors.js';
 

@@ -1,6 +1,6 @@
 /** The month's count of an account as stored in PostgreSQL, with its limit. */
 import type { TQuota } from '../../contract/schemas.js';
-import type { Prisma } from '../db.js';
+import type { Prisma } from '../platform/db.js';
 import { AccountRuleError } from './errors.js';
 import { effectiveLimits, monthKey, monthStart, quotaView } from './policy.js';
 

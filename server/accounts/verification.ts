@@ -3,7 +3,7 @@
  * confirmed through a link sent to it (valid 48 hours, once). Operators' accounts, and
  * every account opened before confirmation existed, count as confirmed.
  */
-import type { Prisma } from '../db.js';
+import type { Prisma } from '../platform/db.js';
 import { issueToken, useToken } from './email-tokens.js';
 
 /** A new confirmation link's token for the account (earlier ones stop working). */

@@ -3,7 +3,7 @@
  * rows field by field (a key's hash never leaves the database).
  */
 import type { PlanName } from '../../contract/plans.js';
-import type { Prisma } from '../db.js';
+import type { Prisma } from '../platform/db.js';
 import type { KeyKind } from './api-keys.js';
 import { effectiveLimits, isKeyActive, isoDay } from './policy.js';
 

@@ -5,8 +5,8 @@
  */
 import PDFDocument from 'pdfkit';
 import { PLANS } from '../../contract/plans.js';
-import { dayDate, formatDay, formatMonth, formatNumber, formatShortDay } from '../format.js';
-import type { Lang } from '../lang.js';
+import { dayDate, formatDay, formatMonth, formatNumber, formatShortDay } from '../platform/format.js';
+import type { Lang } from '../platform/lang.js';
 import type { InvoiceView } from './invoices.js';
 import { SELLER } from './seller.js';
 import { ratePercent } from './vat.js';

@@ -13,8 +13,8 @@ import { type MonthStatement, monthlyStatements, type PlanChangeEntry } from '..
 import { DAY_MS, isMonthKey, isoDay, lockAccount, monthBounds } from '../accounts/policy.js';
 import { findAccountByEmail } from '../accounts/accounts.js';
 import { AccountRuleError } from '../accounts/errors.js';
-import type { Prisma } from '../db.js';
-import { randomId } from '../ids.js';
+import type { Prisma } from '../platform/db.js';
+import { randomId } from '../platform/ids.js';
 import { displayNumber, parseInvoiceNumber } from './invoice-number.js';
 import { addDays, dayOf, PAYMENT_TERMS_DAYS, SUSPEND_AFTER_DUE_DAYS, suspensionDay, WARNING_NOTICE_DAYS } from './terms.js';
 import { VAT_RATE_BASIS_POINTS, vatOn } from './vat.js';

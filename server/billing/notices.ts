@@ -3,11 +3,11 @@
  * suspension day named), access suspended, a payment recorded. Each goes to the account's
  * address, in the invoice's language.
  */
-import { dayDate, formatDay, formatMonth, formatNumber } from '../format.js';
-import type { Prisma } from '../db.js';
+import { dayDate, formatDay, formatMonth, formatNumber } from '../platform/format.js';
+import type { Prisma } from '../platform/db.js';
 import type { AccountMail, Recipient } from '../mail/account-mail.js';
 import { accessSuspendedMail, invoiceIssuedMail, invoiceOverdueMail, paymentRecordedMail } from '../mail/templates.js';
-import type { Lang } from '../lang.js';
+import type { Lang } from '../platform/lang.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 import type { InvoiceView } from './invoices.js';
 

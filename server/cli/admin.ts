@@ -9,9 +9,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { migrationStatus } from '../../prisma/migration-status.js';
 import { applyMigrations } from '../../prisma/schema-engine/migrations.js';
 import { AccountRuleError } from '../accounts/errors.js';
-import { loadConfig } from '../config.js';
-import { type Database, openDatabase } from '../db.js';
-import { type EmbeddedPostgres, runningEmbeddedUrl, startEmbeddedPostgres } from '../embedded-postgres.js';
+import { loadConfig } from '../platform/config.js';
+import { type Database, openDatabase } from '../platform/db.js';
+import { type EmbeddedPostgres, runningEmbeddedUrl, startEmbeddedPostgres } from '../platform/embedded-postgres.js';
 import { type Command, type CommandContext, UsageError } from './io.js';
 
 const commandsDir = join(dirname(fileURLToPath(import.meta.url)), 'commands');

@@ -3,7 +3,7 @@
  * `Command`; the entry point parses nothing but the command name, and turns a thrown
  * `UsageError` into a clear message and exit code 2, any other error into exit code 1.
  */
-import type { Database } from '../db.js';
+import type { Database } from '../platform/db.js';
 
 export class UsageError extends Error {}
 

@@ -5,7 +5,7 @@
  * Logs go to stderr, so `--json` output stays clean.
  */
 import { destination, pino } from 'pino';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../platform/config.js';
 import { AccountMail } from '../mail/account-mail.js';
 import { cliMail } from '../mail/setup.js';
 

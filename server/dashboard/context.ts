@@ -5,8 +5,8 @@
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import type { Prisma } from '../db.js';
-import type { Logger } from '../logger.js';
+import type { Prisma } from '../platform/db.js';
+import type { Logger } from '../platform/logger.js';
 import type { AccountMail } from '../mail/account-mail.js';
 import { type Asset, asset } from './assets.js';
 import { FormTokens } from './form-tokens.js';

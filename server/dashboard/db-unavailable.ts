@@ -3,7 +3,7 @@
  * driver adapter wraps the pg error into its own codes) as well as through pg directly.
  * Such failures get a 503 page with retry advice, never a 500.
  */
-import { isDatabaseUnavailable } from '../errors.js';
+import { isDatabaseUnavailable } from '../platform/errors.js';
 
 /** Prisma: can't reach, timed out, connection closed, pool timed out, transaction could not start. */
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);

@@ -3,7 +3,7 @@
  * bilingual: a string cannot exist in one language only; the type checker holds both).
  * Messages take `{name}` parameters, or are functions where grammar needs a count.
  */
-import type { Lang } from '../lang.js';
+import type { Lang } from '../platform/lang.js';
 
 export type Params = Record<string, string | number>;
 type Msg = string | ((p: Params) => string);

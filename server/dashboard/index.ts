@@ -8,7 +8,7 @@
  */
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import { AccountRuleError } from '../accounts/errors.js';
-import { isLang } from '../lang.js';
+import { isLang } from '../platform/lang.js';
 import { databaseUnreachable } from './db-unavailable.js';
 import { Dashboard, type DashboardDeps } from './context.js';
 import { safeNext } from './guards.js';

@@ -4,7 +4,7 @@
  * translated string), and the plans table's names for endpoints (the same in both languages).
  */
 import type { SupportLevel } from '../../contract/plans.js';
-import type { Lang } from '../lang.js';
+import type { Lang } from '../platform/lang.js';
 import { t } from './i18n.js';
 
 /** Why an account is suspended and what restores it, in the customer's words. */

@@ -4,7 +4,7 @@
  * some of it from one request to the next: the language choice and a one-time notice.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { isLang, type Lang, pickLang } from '../lang.js';
+import { isLang, type Lang, pickLang } from '../platform/lang.js';
 import type { Dashboard } from './context.js';
 import { clearCookie, cookiePath, readCookies, setCookie } from './cookies.js';
 import { type MessageKey, type Params, t } from './i18n.js';

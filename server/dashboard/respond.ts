@@ -4,7 +4,7 @@
  * every route uses.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { SafeHtml } from '../html.js';
+import type { SafeHtml } from '../platform/html.js';
 import type { Dashboard } from './context.js';
 import { state } from './request-state.js';
 import type { View } from './views/layout.js';

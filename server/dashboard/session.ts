@@ -4,7 +4,7 @@
  * an expiry. Logging out deletes the row, so a copied cookie stops working at once.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Prisma } from '../db.js';
+import type { Prisma } from '../platform/db.js';
 
 export const SESSION_COOKIE = 'mboa_session';
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -6,8 +6,8 @@
  */
 import type { Socket } from 'node:net';
 import { ERROR_CODES, ERROR_TYPE_BASE, type ErrorCode } from '../../contract/errors.js';
-import { randomId } from '../ids.js';
-import type { Logger } from '../logger.js';
+import { randomId } from '../platform/ids.js';
+import type { Logger } from '../platform/logger.js';
 
 interface ParserError extends Error {
   code?: string;

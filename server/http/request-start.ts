@@ -6,13 +6,18 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { randomId } from '../ids.js';
-import type { Logger } from '../logger.js';
-import type { Metrics } from '../ops/metrics.js';
-import type { RequestContext } from './context.js';
+import { randomId } from '../platform/ids.js';
+import type { Logger } from '../platform/logger.js';
+import type { Metrics } from '../platform/metrics.js';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** What a request carries from its start: its id, and its caller once the API knows it. */
+export interface StartedRequest {
+  requestId: string;
+  caller?: { accountId: string };
+}
 
 export interface RequestStartDeps {
   logger: Logger;
@@ -23,16 +28,16 @@ export interface RequestStartDeps {
  * Starts a request; `routeOf` names it for the metrics (a route pattern, never the raw
  * path) once the answer is known. The context is `res.locals`, as Express keeps it.
  */
-export function startRequest(
+export function startRequest<C extends StartedRequest>(
   req: IncomingMessage,
   res: ServerResponse & { locals?: object },
   deps: RequestStartDeps,
   o: { path: string; secure: boolean; routeOf: () => string },
-): RequestContext {
+): C {
   const started = process.hrtime.bigint();
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && SAFE_ID.test(given) ? given : randomId('req');
-  const ctx = (res.locals ??= {}) as RequestContext;
+  const ctx = (res.locals ??= {}) as C;
   ctx.requestId = id;
   res.setHeader('X-Request-Id', id);
   if (o.secure) res.setHeader('Strict-Transport-Security', HSTS);

@@ -4,8 +4,8 @@
  * where row-by-row inserts would need a round trip each. Also computes what Mboa derives
  * from a feed row: its public id, the match keys and the price per m².
  */
-import { listingId } from '../ids.js';
-import { matchKey } from '../text.js';
+import { listingId } from '../platform/ids.js';
+import { matchKey } from '../platform/text.js';
 import { ArrayLiteral } from './pg-array.js';
 import type { ListingRecord } from './record.js';
 

@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import type pg from 'pg';
-import { refreshMarketFigures } from '../market/refresh.js';
+import { refreshMarketFigures } from './market-refresh.js';
 import { estimatedListings, shouldBulkLoad, withSecondaryIndexesRebuilt } from './bulk-load.js';
 import { type FeedFormat, type FeedRow, readFeed, type ReadProgress } from './feed-reader.js';
 import { PartitionedWriter } from './partitioned-writer.js';

@@ -4,9 +4,9 @@
  * `send` resolves false, so callers may fire and forget on a request's path.
  */
 import type { KeyView } from '../accounts/views.js';
-import { formatDay, formatDayTime, formatMonth, formatNumber } from '../format.js';
-import type { Logger } from '../logger.js';
-import type { Lang } from '../lang.js';
+import { formatDay, formatDayTime, formatMonth, formatNumber } from '../platform/format.js';
+import type { Logger } from '../platform/logger.js';
+import type { Lang } from '../platform/lang.js';
 import type { MailContent } from './compose.js';
 import type { MailAttachment, Mailer } from './mailer.js';
 import {

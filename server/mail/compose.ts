@@ -2,8 +2,8 @@
  * The shape every e-mail shares: a greeting, a few paragraphs, at most one button, a note
  * and the signature, as plain text and as simple HTML (escaped, inline-free of scripts).
  */
-import { escapeHtml } from '../html.js';
-import type { Lang } from '../lang.js';
+import { escapeHtml } from '../platform/html.js';
+import type { Lang } from '../platform/lang.js';
 
 export interface MailContent {
   subject: string;

@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../platform/logger.js';
 
 export interface MailAttachment {
   filename: string;

@@ -8,8 +8,8 @@
  * error. Demo mode writes mail to the data folder and links to http://localhost:PORT.
  */
 import { join } from 'node:path';
-import { type Config, ConfigError } from '../config.js';
-import type { Logger } from '../logger.js';
+import { type Config, ConfigError } from '../platform/config.js';
+import type { Logger } from '../platform/logger.js';
 import { FileMailer, type Mailer, SmtpMailer, UnsentMailer } from './mailer.js';
 
 export interface MailSetup {

@@ -2,7 +2,7 @@
  * Every e-mail Mboa sends, in French and English side by side (as the dashboard's
  * messages are). Values arrive formatted for the language; links arrive absolute.
  */
-import type { Lang } from '../lang.js';
+import type { Lang } from '../platform/lang.js';
 import { compose, type MailContent } from './compose.js';
 
 type Both<P> = (lang: Lang, p: P) => MailContent;

@@ -7,9 +7,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
 import { ERROR_CODES, ERROR_TYPE_BASE } from '../../contract/errors.js';
-import { context } from '../http/context.js';
-import type { Metrics } from './metrics.js';
-import type { CheckResult, Readiness } from './readiness.js';
+import { context } from '../api/context.js';
+import type { Metrics } from '../platform/metrics.js';
+import type { CheckResult, Readiness } from '../platform/readiness.js';
 
 const PROBLEMS: Record<CheckResult, (name: string) => string> = {
   ok: (name) => `${name} ok`,

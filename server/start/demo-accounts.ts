@@ -13,7 +13,7 @@ import { isKeyActive } from '../accounts/policy.js';
 import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../accounts/keys.js';
 import type pg from 'pg';
-import type { Prisma } from '../db.js';
+import type { Prisma } from '../platform/db.js';
 
 export type DemoKeys = Record<PlanName, string>;
 

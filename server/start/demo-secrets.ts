@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Secrets } from '../config.js';
+import type { Secrets } from '../platform/config.js';
 
 const FILE = 'secrets.json';
 

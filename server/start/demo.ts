@@ -4,12 +4,12 @@
  * one demo account per plan with its key kept in the data folder; secrets made once.
  */
 import { applyMigrations } from '../../prisma/schema-engine/migrations.js';
-import type { Config, Secrets } from '../config.js';
-import { openDatabase } from '../db.js';
-import { startEmbeddedPostgres } from '../embedded-postgres.js';
-import { seedListings } from '../ingest/seed.js';
-import { ensureSampleData } from '../sample/sample-data.js';
-import type { Logger } from '../logger.js';
+import type { Config, Secrets } from '../platform/config.js';
+import { openDatabase } from '../platform/db.js';
+import { startEmbeddedPostgres } from '../platform/embedded-postgres.js';
+import { seedListings } from '../generate/seed.js';
+import { ensureSampleData } from '../generate/sample-data.js';
+import type { Logger } from '../platform/logger.js';
 import { type DemoKeys, ensureDemoAccounts, readDemoKeys, writeDemoKeys } from './demo-accounts.js';
 import { demoSecrets } from './demo-secrets.js';
 

@@ -4,12 +4,12 @@
  * build under plain node). SIGTERM and SIGINT drain the server, then exit 0; a second
  * signal exits at once.
  */
-import { ConfigError, type Config, type Secrets } from '../config.js';
-import { createLogger, flushLogs, type Logger } from '../logger.js';
+import { ConfigError, type Config, type Secrets } from '../platform/config.js';
+import { createLogger, flushLogs, type Logger } from '../platform/logger.js';
 import { createServer, type MboaServer } from './create-server.js';
 import { demoKeysFile, findDemoAccounts } from './demo-accounts.js';
 import { type Demo, prepareDemo } from './demo.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../platform/config.js';
 import { serverMail } from '../mail/setup.js';
 
 async function warnAboutDemoAccounts(server: MboaServer, logger: Logger): Promise<void> {

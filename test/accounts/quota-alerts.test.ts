@@ -4,11 +4,11 @@
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QuotaAlerts, threshold } from '../../server/accounts/quota-alerts.js';
+import { QuotaAlerts, threshold } from '../../server/mail/quota-alerts.js';
 import { isoDay, monthStart } from '../../server/accounts/policy.js';
 import { createAccount } from '../../server/accounts/accounts.js';
-import { randomId } from '../../server/ids.js';
-import { createLogger } from '../../server/logger.js';
+import { randomId } from '../../server/platform/ids.js';
+import { createLogger } from '../../server/platform/logger.js';
 import { AccountMail } from '../../server/mail/account-mail.js';
 import { SmtpMailer } from '../../server/mail/mailer.js';
 import { apiGet, type DashboardServer, startDashboardServer } from '../dashboard/helpers.js';

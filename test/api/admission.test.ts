@@ -7,9 +7,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../server/accounts/keys.js';
 import { changePlan } from '../../server/accounts/plan-changes.js';
-import { Admission, type AdmissionCaller } from '../../server/http/admission.js';
-import { createLogger } from '../../server/logger.js';
-import { BackgroundWork } from '../../server/start/drain.js';
+import { Admission, type AdmissionCaller } from '../../server/quota/admission.js';
+import { createLogger } from '../../server/platform/logger.js';
+import { BackgroundWork } from '../../server/platform/background-work.js';
 import { itWhen } from '../helpers/requires.js';
 import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
 

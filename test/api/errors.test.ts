@@ -81,7 +81,7 @@ describe('other errors', () => {
 
   it('503 unavailable, not 500, when the database is down', async () => {
     const { createServer } = await import('../../server/start/create-server.js');
-    const { createLogger } = await import('../../server/logger.js');
+    const { createLogger } = await import('../../server/platform/logger.js');
     const server = await createServer({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/none', logger: createLogger('silent'), secrets: TEST_SECRETS });
     const base = await server.listen(0, '127.0.0.1');
     try {

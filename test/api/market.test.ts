@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TREND_MIN_SAMPLE } from '../../contract/schemas.js';
-import { refreshMarketFigures } from '../../server/market/refresh.js';
+import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
 import { get, startTestServer, type TestServer } from '../helpers/server.js';
 

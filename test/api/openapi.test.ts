@@ -14,7 +14,7 @@ import { ZProblem } from '../../contract/errors.js';
 import { buildOpenApiDocument } from '../../contract/openapi.js';
 import { PROBLEM_EXAMPLES, SUCCESS_EXAMPLES } from '../../contract/openapi/examples.js';
 import { contract } from '../../contract/router.js';
-import { createLogger } from '../../server/logger.js';
+import { createLogger } from '../../server/platform/logger.js';
 import { createServer } from '../../server/start/create-server.js';
 import { type Answer, OpenApiValidator } from '../helpers/openapi-validator.js';
 import { ROUTE_CASES } from '../helpers/routes.js';

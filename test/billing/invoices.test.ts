@@ -13,7 +13,7 @@ import { changePlan } from '../../server/accounts/plan-changes.js';
 import { closeMonth, enforcePayments, listInvoices, recordPayment } from '../../server/billing/invoices.js';
 import { renderInvoicePdf } from '../../server/billing/invoice-pdf.js';
 import { vatOn } from '../../server/billing/vat.js';
-import { randomId } from '../../server/ids.js';
+import { randomId } from '../../server/platform/ids.js';
 import { apiGet, type DashboardServer, signUp, startDashboardServer, textOf } from '../dashboard/helpers.js';
 import { admin } from '../helpers/admin.js';
 

@@ -1,6 +1,6 @@
 /** The operator CLI, run as a process: every command with --json, refusals and bad arguments. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomId } from '../../server/ids.js';
+import { randomId } from '../../server/platform/ids.js';
 import { admin } from '../helpers/admin.js';
 import { get, startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -3,7 +3,7 @@
  * their limits, in one process and across instances sharing Redis.
  */
 import { describe, expect, it } from 'vitest';
-import { randomId } from '../../server/ids.js';
+import { randomId } from '../../server/platform/ids.js';
 import { DEFAULT_SIGNUP_LIMITS, type SignupLimits } from '../../server/dashboard/signup-limiter.js';
 import { type Client, csrfOf, type DashboardServer, PASSWORD, signUp, startDashboardServer, textOf } from './helpers.js';
 import { itWhen } from '../helpers/requires.js';

@@ -6,11 +6,11 @@ import type { PlanName } from '../../contract/plans.js';
 import { changePlan } from '../../server/accounts/plan-changes.js';
 import type { LoginLimits } from '../../server/dashboard/login-limiter.js';
 import type { SignupLimits } from '../../server/dashboard/signup-limiter.js';
-import type { Database } from '../../server/db.js';
+import type { Database } from '../../server/platform/db.js';
 import { SmtpMailer } from '../../server/mail/mailer.js';
 import { linksIn, type Mailbox, startMailbox } from '../helpers/mailbox.js';
 import { startTestServer } from '../helpers/server.js';
-import { randomId } from '../../server/ids.js';
+import { randomId } from '../../server/platform/ids.js';
 
 export interface DashboardServer {
   baseUrl: string;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MessageKey, messageKeys, t as translate } from '../../server/dashboard/i18n.js';
-import { isLang } from '../../server/lang.js';
+import { isLang } from '../../server/platform/lang.js';
 import { apiGet, type DashboardServer, signUp, startDashboardServer, textOf } from './helpers.js';
 
 let t: DashboardServer;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardRouter } from '../../server/dashboard/index.js';
-import { createLogger } from '../../server/logger.js';
+import { createLogger } from '../../server/platform/logger.js';
 import { AccountMail } from '../../server/mail/account-mail.js';
 import { TEST_SECRETS } from '../helpers/server.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';

@@ -1,6 +1,6 @@
 /** Scratch databases on the test PostgreSQL server, for tests that need a fresh one. */
 import pg from 'pg';
-import { randomId } from '../../server/ids.js';
+import { randomId } from '../../server/platform/ids.js';
 
 function serverUrl(database: string): string {
   const url = new URL(process.env.DATABASE_URL!);

@@ -5,9 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { listingId } from '../../server/ids.js';
-import { refreshMarketFigures } from '../../server/market/refresh.js';
-import { matchKey } from '../../server/text.js';
+import { listingId } from '../../server/platform/ids.js';
+import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
+import { matchKey } from '../../server/platform/text.js';
 
 export interface PlantedListing {
   city: string;

@@ -3,11 +3,11 @@
  * accounts per call (unique e-mails), so tests never share a quota or a rate limit.
  */
 import type { PlanName } from '../../contract/plans.js';
-import type { QuotaAlerts } from '../../server/accounts/quota-alerts.js';
+import type { QuotaAlerts } from '../../server/mail/quota-alerts.js';
 import { createAccount } from '../../server/accounts/accounts.js';
-import type { Database } from '../../server/db.js';
-import { randomId } from '../../server/ids.js';
-import { createLogger } from '../../server/logger.js';
+import type { Database } from '../../server/platform/db.js';
+import { randomId } from '../../server/platform/ids.js';
+import { createLogger } from '../../server/platform/logger.js';
 import type { Mailer } from '../../server/mail/mailer.js';
 import { createServer, type MboaServer, type ServerOptions } from '../../server/start/create-server.js';
 

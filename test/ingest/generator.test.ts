@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CITIES } from '../../contract/places.js';
-import { generateListings, type ListingRecord } from '../../server/ingest/generator.js';
+import { generateListings, type ListingRecord } from '../../server/generate/generator.js';
 import { ZListingRecord } from '../../server/ingest/record.js';
 
 const NOW = new Date('2026-11-22T06:00:00Z');

@@ -4,10 +4,10 @@
  * table's indexes as they were. Forced with `bulk: 'always'` on a small feed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db.js';
+import type { Database } from '../../server/platform/db.js';
 import { BULK_MIN_ROWS, shouldBulkLoad } from '../../server/ingest/bulk-load.js';
-import { writeFeed } from '../../server/ingest/feed-writer.js';
-import { generateListings } from '../../server/ingest/generator.js';
+import { writeFeed } from '../../server/generate/feed-writer.js';
+import { generateListings } from '../../server/generate/generator.js';
 import { importFile } from '../../server/ingest/import.js';
 import { historyOf, listingsOf, removeSource, testDatabase, testSource, workdir, type Workdir } from './helpers.js';
 

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db.js';
+import type { Database } from '../../server/platform/db.js';
 import { listingsOf, removeSource, testDatabase, testSource, workdir, type Workdir } from './helpers.js';
 
 let db: Database;

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db.js';
+import type { Database } from '../../server/platform/db.js';
 import { importFile } from '../../server/ingest/import.js';
 import { listingsOf, readJsonLines, removeSource, testDatabase, testSource, toJsonLines, workdir, type Workdir } from './helpers.js';
 

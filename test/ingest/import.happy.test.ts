@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db.js';
-import { listingId } from '../../server/ids.js';
+import type { Database } from '../../server/platform/db.js';
+import { listingId } from '../../server/platform/ids.js';
 import { importFile } from '../../server/ingest/import.js';
 import { historyOf, listingsOf, readJsonLines, removeSource, testDatabase, testSource, toJsonLines, workdir, type Workdir } from './helpers.js';
 

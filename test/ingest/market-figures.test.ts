@@ -3,9 +3,9 @@
  * aggregate over the active listings, and must reflect what the import just loaded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db.js';
-import { writeFeed } from '../../server/ingest/feed-writer.js';
-import { generateListings } from '../../server/ingest/generator.js';
+import type { Database } from '../../server/platform/db.js';
+import { writeFeed } from '../../server/generate/feed-writer.js';
+import { generateListings } from '../../server/generate/generator.js';
 import { importFile } from '../../server/ingest/import.js';
 import { removeSource, testDatabase, testSource, workdir, type Workdir } from './helpers.js';
 
@@ -20,7 +20,7 @@ beforeAll(() => {
 afterAll(async () => {
   await removeSource(db, src);
   // Leave the figures matching the table for the test files that follow.
-  const { refreshMarketFigures } = await import('../../server/market/refresh.js');
+  const { refreshMarketFigures } = await import('../../server/ingest/market-refresh.js');
   await refreshMarketFigures(db.pool);
   work.remove();
   await db.close();

@@ -1,9 +1,9 @@
 /** seedListings: generated rows loaded as generated, and seeding twice adds nothing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db.js';
-import { listingId } from '../../server/ids.js';
-import { generateListings } from '../../server/ingest/generator.js';
-import { seedListings } from '../../server/ingest/seed.js';
+import type { Database } from '../../server/platform/db.js';
+import { listingId } from '../../server/platform/ids.js';
+import { generateListings } from '../../server/generate/generator.js';
+import { seedListings } from '../../server/generate/seed.js';
 import { historyOf, listingsOf, removeSource, testDatabase, testSource } from './helpers.js';
 
 let db: Database;

@@ -32,7 +32,7 @@ describe('health and readiness', () => {
 
   it('/readyz is a 503 problem when the database is unreachable', async () => {
     const { createServer } = await import('../../server/start/create-server.js');
-    const { createLogger } = await import('../../server/logger.js');
+    const { createLogger } = await import('../../server/platform/logger.js');
     const { TEST_SECRETS } = await import('../helpers/server.js');
     const server = await createServer({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/none', logger: createLogger('silent'), secrets: TEST_SECRETS });
     const base = await server.listen(0, '127.0.0.1');

@@ -1,7 +1,7 @@
 /** Suggestions for unknown place names: typing slips and beginnings, accents and case ignored. */
 import { describe, expect, it } from 'vitest';
 import { CITY_NAMES, NEIGHBOURHOODS_BY_CITY } from '../../contract/places.js';
-import { closestNames, editDistance } from '../../server/text.js';
+import { closestNames, editDistance } from '../../server/platform/text.js';
 
 describe('closestNames', () => {
   it('finds the city behind a typing slip', () => {

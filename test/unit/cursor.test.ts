@@ -1,7 +1,7 @@
 /** Cursors: signed, bound to their filters, rotation-tolerant, and refused when odd in any way. */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../server/errors.js';
-import { CursorCodec } from '../../server/listings/cursor.js';
+import { ApiError } from '../../server/platform/errors.js';
+import { CursorCodec } from '../../server/api/listings/cursor.js';
 
 const bound = { city: 'douala', status: 'active', sort: 'price' };
 const position = { value: 125_000_000, id: 'lst_aaaaaaaaaaaaaaaaaaaa', total: 4_321 };

@@ -1,6 +1,6 @@
 import { ensureDemoAccounts } from '../../start/demo-accounts.js';
-import { count, seedNumber, thousands } from '../../ingest/cli-options.js';
-import { seedListings } from '../../ingest/seed.js';
+import { count, seedNumber, thousands } from '../ingest-options.js';
+import { seedListings } from '../../generate/seed.js';
 import { parseOptions } from '../args.js';
 import type { Command } from '../io.js';
 

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { count, feedFormat, seedNumber, sourceName, thousands } from '../../ingest/cli-options.js';
+import { count, feedFormat, seedNumber, sourceName, thousands } from '../ingest-options.js';
 import { formatFromPath } from '../../ingest/feed-reader.js';
-import { writeFeed } from '../../ingest/feed-writer.js';
-import { DEFAULT_SOURCE, generateListings } from '../../ingest/generator.js';
+import { writeFeed } from '../../generate/feed-writer.js';
+import { DEFAULT_SOURCE, generateListings } from '../../generate/generator.js';
 import { parseOptions, required } from '../args.js';
 import { type Command, UsageError } from '../io.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { feedFormat, sourceName, thousands } from '../../ingest/cli-options.js';
+import { feedFormat, sourceName, thousands } from '../ingest-options.js';
 import { formatFromPath } from '../../ingest/feed-reader.js';
 import { type ImportResult, importFile } from '../../ingest/import.js';
 import { parseOptions } from '../args.js';

@@ -1,7 +1,7 @@
 import { migrationStatus } from '../../../prisma/migration-status.js';
 import { applyMigrations } from '../../../prisma/schema-engine/migrations.js';
-import { openDatabase } from '../../db.js';
-import { ensureSampleData } from '../../sample/sample-data.js';
+import { openDatabase } from '../../platform/db.js';
+import { ensureSampleData } from '../../generate/sample-data.js';
 import { parseOptions } from '../args.js';
 import type { Command } from '../io.js';
 

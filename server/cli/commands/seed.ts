@@ -1,6 +1,6 @@
-import { count, seedNumber, thousands } from '../../ingest/cli-options.js';
-import { DEFAULT_SOURCE } from '../../ingest/generator.js';
-import { seedListings } from '../../ingest/seed.js';
+import { count, seedNumber, thousands } from '../ingest-options.js';
+import { DEFAULT_SOURCE } from '../../generate/generator.js';
+import { seedListings } from '../../generate/seed.js';
 import { parseOptions } from '../args.js';
 import type { Command } from '../io.js';
 

@@ -9,8 +9,8 @@ import type { Dashboard } from '../context.js';
 import { requireActive, requireCsrf, requireSession } from '../guards.js';
 import { flash, state } from '../request-state.js';
 import { fieldOf, handler, redirect, send, view } from '../respond.js';
-import { formatDayTime } from '../../format.js';
-import { html, type HtmlValue } from '../../html.js';
+import { formatDayTime } from '../../platform/format.js';
+import { html, type HtmlValue } from '../../platform/html.js';
 import { t } from '../i18n.js';
 import { keysPage } from '../views/keys.js';
 

@@ -11,7 +11,7 @@ import type { Dashboard } from '../context.js';
 import { requireSession } from '../guards.js';
 import { state } from '../request-state.js';
 import { handler, send, view } from '../respond.js';
-import { formatMonth } from '../../format.js';
+import { formatMonth } from '../../platform/format.js';
 import { t } from '../i18n.js';
 import { monthUsage } from '../usage-data.js';
 import { billingPage } from '../views/billing.js';

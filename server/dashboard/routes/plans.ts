@@ -12,7 +12,7 @@ import type { Dashboard } from '../context.js';
 import { requireActive, requireCsrf, requireSession } from '../guards.js';
 import { flash, state } from '../request-state.js';
 import { fieldOf, handler, redirect, send, view } from '../respond.js';
-import { formatNumber } from '../../format.js';
+import { formatNumber } from '../../platform/format.js';
 import { type MessageKey, t } from '../i18n.js';
 import { plansPage, type PlansPageModel } from '../views/plans.js';
 

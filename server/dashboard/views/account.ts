@@ -1,8 +1,8 @@
 /** Account: who the account is, password change, closure (what is kept, and for how long). */
 import { INVOICE_RETENTION_YEARS } from '../../accounts/closure.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../accounts/passwords.js';
-import { formatDay } from '../../format.js';
-import { html, type SafeHtml } from '../../html.js';
+import { formatDay } from '../../platform/format.js';
+import { html, type SafeHtml } from '../../platform/html.js';
 import { t } from '../i18n.js';
 import { csrfField, page, type View } from './layout.js';
 import { errorSummary, field } from './parts.js';

@@ -2,7 +2,7 @@
 import { PLANS, type PlanName } from '../../../contract/plans.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../accounts/passwords.js';
 import { isSelfServe, SELF_SERVE_PLANS } from '../../accounts/plan-rules.js';
-import { html, type SafeHtml } from '../../html.js';
+import { html, type SafeHtml } from '../../platform/html.js';
 import { t } from '../i18n.js';
 import { page, type View } from './layout.js';
 import { contactSalesLink, errorSummary, type FieldErrors, field, keyReveal, planGrid } from './parts.js';

@@ -2,9 +2,9 @@
 import { PLANS } from '../../../contract/plans.js';
 import type { MonthStatement } from '../../accounts/billing.js';
 import type { InvoiceView } from '../../billing/invoices.js';
-import { dayDate, formatDay, formatDayTime, formatMonth, formatNumber, formatShortDay, formatXaf } from '../../format.js';
-import { html, type SafeHtml } from '../../html.js';
-import type { Lang } from '../../lang.js';
+import { dayDate, formatDay, formatDayTime, formatMonth, formatNumber, formatShortDay, formatXaf } from '../../platform/format.js';
+import { html, type SafeHtml } from '../../platform/html.js';
+import type { Lang } from '../../platform/lang.js';
 import { t } from '../i18n.js';
 import { suspendedText } from '../labels.js';
 import { page, type View } from './layout.js';

@@ -3,9 +3,9 @@
  * needed to see it. Two sizes are drawn (wide and narrow) so labels stay legible on a
  * phone; CSS shows one. A few lines of script only add a tap-to-read caption.
  */
-import { formatNumber, formatShortDay, dayDate } from '../../format.js';
-import { html, type SafeHtml } from '../../html.js';
-import type { Lang } from '../../lang.js';
+import { formatNumber, formatShortDay, dayDate } from '../../platform/format.js';
+import { html, type SafeHtml } from '../../platform/html.js';
+import type { Lang } from '../../platform/lang.js';
 import { t } from '../i18n.js';
 
 export interface DayCalls {

@@ -1,6 +1,6 @@
 /** Pages for what went wrong: not found, unreadable request, expired form, our own failure. */
-import { html, type SafeHtml } from '../../html.js';
-import { LANGS } from '../../lang.js';
+import { html, type SafeHtml } from '../../platform/html.js';
+import { LANGS } from '../../platform/lang.js';
 import { t } from '../i18n.js';
 import { page, type View } from './layout.js';
 

@@ -1,9 +1,9 @@
 /** Home: this month's calls (used, remaining, reset), the plan, the keys, a first call. */
 import { PLANS } from '../../../contract/plans.js';
 import type { UsageView } from '../../accounts/usage.js';
-import { formatDay, formatNumber, formatXaf } from '../../format.js';
-import { html, type SafeHtml } from '../../html.js';
-import type { Lang } from '../../lang.js';
+import { formatDay, formatNumber, formatXaf } from '../../platform/format.js';
+import { html, type SafeHtml } from '../../platform/html.js';
+import type { Lang } from '../../platform/lang.js';
 import { t } from '../i18n.js';
 import { suspendedText } from '../labels.js';
 import { csrfField, page, type View } from './layout.js';

@@ -2,9 +2,9 @@
 import { PLANS, type PlanName } from '../../../contract/plans.js';
 import { TEST_KEYS_PER_ACCOUNT } from '../../accounts/keys.js';
 import { type KeyView } from '../../accounts/views.js';
-import { formatDayTime } from '../../format.js';
-import { type HtmlValue, html, type SafeHtml } from '../../html.js';
-import type { Lang } from '../../lang.js';
+import { formatDayTime } from '../../platform/format.js';
+import { type HtmlValue, html, type SafeHtml } from '../../platform/html.js';
+import type { Lang } from '../../platform/lang.js';
 import { t } from '../i18n.js';
 import { suspendedText } from '../labels.js';
 import { csrfField, page, type View } from './layout.js';

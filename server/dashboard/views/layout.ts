@@ -1,8 +1,8 @@
 /** The page shell: head, top bar (sections, language switch, log-out), notices, footer. */
-import { type HtmlValue, html, type SafeHtml } from '../../html.js';
-import type { Lang } from '../../lang.js';
+import { type HtmlValue, html, type SafeHtml } from '../../platform/html.js';
+import type { Lang } from '../../platform/lang.js';
 import { type MessageKey, t } from '../i18n.js';
-import type { Prisma } from '../../db.js';
+import type { Prisma } from '../../platform/db.js';
 
 type AccountRow = Awaited<ReturnType<Prisma['account']['findUniqueOrThrow']>>;
 

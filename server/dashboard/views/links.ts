@@ -1,5 +1,5 @@
 /** The page an e-mailed link leads to when there is nothing to fill in: what happened, and where next. */
-import { html, type SafeHtml } from '../../html.js';
+import { html, type SafeHtml } from '../../platform/html.js';
 import { t } from '../i18n.js';
 import { page, type View } from './layout.js';
 

@@ -1,8 +1,8 @@
 /** Pieces shared by several pages: form fields, error summaries, the shown-once key, plan cards. */
 import { ENDPOINTS, PLANS, PLAN_NAMES, type PlanDefinition, type PlanName } from '../../../contract/plans.js';
-import { formatNumber, formatXaf } from '../../format.js';
-import { type HtmlValue, html, type SafeHtml } from '../../html.js';
-import type { Lang } from '../../lang.js';
+import { formatNumber, formatXaf } from '../../platform/format.js';
+import { type HtmlValue, html, type SafeHtml } from '../../platform/html.js';
+import type { Lang } from '../../platform/lang.js';
 import { t } from '../i18n.js';
 import { ENDPOINT_LABELS, supportText } from '../labels.js';
 

@@ -1,6 +1,6 @@
 /** Password pages: ask for a reset link, choose a new password from it. */
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../accounts/passwords.js';
-import { html, type SafeHtml } from '../../html.js';
+import { html, type SafeHtml } from '../../platform/html.js';
 import { t } from '../i18n.js';
 import { page, type View } from './layout.js';
 import { errorSummary, field } from './parts.js';

@@ -1,6 +1,6 @@
 /** "Contact sales": the way to Enterprise, sold by annual contract. */
 import { SALES_LIMITS } from '../../accounts/sales.js';
-import { html, type SafeHtml } from '../../html.js';
+import { html, type SafeHtml } from '../../platform/html.js';
 import { t } from '../i18n.js';
 import { page, type View } from './layout.js';
 import { errorSummary, type FieldErrors, field, textArea } from './parts.js';

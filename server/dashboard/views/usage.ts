@@ -1,8 +1,8 @@
 /** Usage analytics (Pro and Enterprise): calls per day, per endpoint, per key; Starter is invited to upgrade. */
 import { PLANS, type PlanName } from '../../../contract/plans.js';
-import { dayDate, formatMonth, formatNumber, formatPercent, formatShortDay } from '../../format.js';
-import { html, type SafeHtml } from '../../html.js';
-import type { Lang } from '../../lang.js';
+import { dayDate, formatMonth, formatNumber, formatPercent, formatShortDay } from '../../platform/format.js';
+import { html, type SafeHtml } from '../../platform/html.js';
+import type { Lang } from '../../platform/lang.js';
 import { t } from '../i18n.js';
 import type { MonthUsage } from '../usage-data.js';
 import { ENDPOINT_LABELS } from '../labels.js';

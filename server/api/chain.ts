@@ -1,0 +1,164 @@
+/**
+ * The chain every /api/v1 call goes through, in order:
+ * key → account → plan → rate limit and quota (one admission) → (handler) → counted once
+ * the answer is written. One middleware, so the common case costs one in-memory key lookup
+ * and one admission round trip before the handler. Each refusal is an ApiError with the
+ * quota headers set; every answer of an identified caller carries them.
+ */
+import type pg from 'pg';
+import { PLANS, TEST_KEYS } from '../../contract/plans.js';
+import { effectiveLimits, keyVerdict, secondsUntilReset } from '../accounts/policy.js';
+import { hashApiKey, isWellFormedApiKey } from '../accounts/api-keys.js';
+import { ApiError } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
+import type { BackgroundWork } from '../platform/background-work.js';
+import type { Admission, RateState } from '../quota/admission.js';
+import type { ApiResponse, Chain } from './handler.js';
+import { type Caller, context } from './context.js';
+import type { KeyCache, ResolvedKey } from './key-cache.js';
+import { quotaView, setQuotaHeaders } from './quota-headers.js';
+
+export interface PipelineDeps {
+  pool: pg.Pool;
+  keys: KeyCache;
+  admission: Admission;
+  /** Work done after an answer, awaited by a shutdown before the pool closes. */
+  background: BackgroundWork;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** last_used_at is written at most once a minute per key, after the answer. */
+const TOUCH_SQL = 'UPDATE api_keys SET last_used_at = now() WHERE id = $1';
+const TOUCH_EVERY_MS = 60_000;
+
+const INVALID = 'The API key is not valid: it is unknown, malformed or revoked.';
+
+function setRateHeaders(res: ApiResponse, rate: RateState, now: Date): void {
+  res.setHeader('RateLimit-Policy', `"minute";q=${rate.limit};w=60`);
+  res.setHeader('RateLimit', `"minute";r=${rate.remaining};t=${rate.resetSeconds}`);
+  res.setHeader('X-RateLimit-Limit', String(rate.limit));
+  res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
+  res.setHeader('X-RateLimit-Reset', String(Math.floor(now.getTime() / 1000) + rate.resetSeconds));
+}
+
+/** The quota as it stands, on a refusal that took nothing (suspended, plan, invalid request). */
+function quotaAsItStands(deps: PipelineDeps) {
+  return async (res: ApiResponse, caller: Caller, at: Date) => {
+    const quota = quotaView(caller, await deps.admission.peek(caller, at), at);
+    context(res).quota = quota;
+    setQuotaHeaders(res, quota);
+  };
+}
+
+/** For an identified caller whose request is refused before admission: `meta.quota` and X-Quota-* as they stand. */
+export function apiQuotaAsItStands(deps: PipelineDeps): Chain {
+  const now = deps.now ?? (() => new Date());
+  const show = quotaAsItStands(deps);
+  return async (_req, res) => {
+    const caller = context(res).caller;
+    if (caller) await show(res, caller, now());
+  };
+}
+
+/** The chain's first half: who calls (key, account) and whether the plan includes the route. */
+export function apiIdentity(deps: PipelineDeps): Chain {
+  const now = deps.now ?? (() => new Date());
+
+  const touch = (key: ResolvedKey, at: Date) => {
+    if (at.getTime() - key.touchedAt <= TOUCH_EVERY_MS) return;
+    key.touchedAt = at.getTime();
+    void deps.background.track(deps.pool.query(TOUCH_SQL, [key.keyId]).catch((err: Error) => deps.logger.warn({ err: err.message }, 'last_used_at not written')));
+  };
+
+  const showQuota = quotaAsItStands(deps);
+
+  return async (req, res, metadata) => {
+    const header = req.headers['x-api-key'];
+    const given = Array.isArray(header) ? header[0] : header;
+    if (given === undefined || given.trim() === '') throw new ApiError('missing_api_key', 'Send your API key in the X-API-Key header.');
+    const key = given.trim();
+    if (!isWellFormedApiKey(key)) throw new ApiError('invalid_api_key', INVALID);
+    const at = now();
+    const resolved = await deps.keys.resolve(hashApiKey(key));
+    const verdict = keyVerdict(resolved, resolved, at);
+    if (verdict === 'invalid') throw new ApiError('invalid_api_key', INVALID);
+
+    const limits = effectiveLimits(resolved!);
+    const caller: Caller = {
+      accountId: resolved!.accountId,
+      keyId: resolved!.keyId,
+      plan: resolved!.plan,
+      monthlyQuota: limits.monthlyQuota,
+      ratePerMinute: limits.ratePerMinute,
+    };
+    const ctx = context(res);
+    ctx.caller = caller;
+    ctx.dataset = resolved!.kind === 'test' ? 'sample' : 'live';
+    if (verdict === 'suspended') {
+      await showQuota(res, caller, at);
+      throw new ApiError(
+        'account_suspended',
+        resolved!.suspensionReason === 'non_payment'
+          ? 'This account is suspended for an unpaid invoice. Access returns as soon as the payment is recorded; see the Billing page of the dashboard.'
+          : 'This account is suspended. Contact Mboa support to restore access.',
+      );
+    }
+    if (verdict === 'unverified') {
+      await showQuota(res, caller, at);
+      throw new ApiError(
+        'email_unverified',
+        'Confirm the e-mail address of this account first: open the link sent to it at sign-up, or send a new one from the dashboard home page. The key works as soon as the address is confirmed.',
+      );
+    }
+    touch(resolved!, at);
+
+    if (!metadata.plans.includes(caller.plan)) {
+      await showQuota(res, caller, at);
+      const names = metadata.plans.map((p) => PLANS[p].label).join(', ');
+      throw new ApiError('plan_forbidden', `${req.path} is not included in the ${PLANS[caller.plan].label} plan. Plans that include it: ${names}.`);
+    }
+
+  };
+}
+
+/** The chain's second half, once the request is known valid: rate limit and quota. */
+export function apiAdmission(deps: PipelineDeps): Chain {
+  const now = deps.now ?? (() => new Date());
+  return async (req, res, metadata) => {
+    const at = now();
+    const ctx = context(res);
+    const sample = ctx.dataset === 'sample';
+    // Test keys have their own per-minute limit and are never counted.
+    const caller = sample ? { ...ctx.caller!, ratePerMinute: TEST_KEYS.ratePerMinute, rateScope: 'test' as const } : ctx.caller!;
+    // HEAD shows what a GET would, and is never charged.
+    const counted = !sample && metadata.counted && req.method === 'GET';
+    const admission = await deps.admission.admit(caller, metadata.endpoint, counted, at);
+    if (admission.rate) setRateHeaders(res, admission.rate, at);
+    ctx.quota = quotaView(caller, admission.used, at);
+    setQuotaHeaders(res, ctx.quota);
+
+    if (admission.outcome === 'rate_limited') {
+      const wait = String(admission.rate!.resetSeconds);
+      throw new ApiError('rate_limited', `Rate limit of ${admission.rate!.limit} calls per minute reached. Retry in ${wait} s.`, {
+        headers: { 'Retry-After': wait },
+      });
+    }
+    if (admission.outcome === 'quota_exceeded') {
+      throw new ApiError(
+        'quota_exceeded',
+        `Monthly quota of ${caller.monthlyQuota} calls used up. It resets at ${ctx.quota.resets_at}; upgrade your plan for more.`,
+        { headers: { 'Retry-After': String(secondsUntilReset(at)), 'X-Should-Retry': 'false' } },
+      );
+    }
+    const ticket = admission.ticket;
+    if (ticket) {
+      ctx.ticket = ticket;
+      // Counted only once the whole answer was handed to the network with a 2xx status.
+      res.once('finish', () => void deps.admission.settle(ticket, res.statusCode >= 200 && res.statusCode < 300));
+      res.once('close', () => {
+        if (!res.writableFinished) void deps.admission.settle(ticket, false);
+      });
+    }
+  };
+}

@@ -1,0 +1,28 @@
+/** What the request chain learns about a request, kept on `res.locals`. */
+import type { ServerResponse } from 'node:http';
+import type { PlanName } from '../../contract/plans.js';
+import type { TQuota } from '../../contract/schemas.js';
+import type { StartedRequest } from '../http/request-start.js';
+import type { Ticket } from '../quota/admission.js';
+
+export interface Caller {
+  accountId: string;
+  keyId: string;
+  plan: PlanName;
+  monthlyQuota: number | null;
+  ratePerMinute: number | null;
+}
+
+export interface RequestContext extends StartedRequest {
+  caller?: Caller;
+  /** What the call reads: the listings (live keys) or the fixed public sample (test keys). */
+  dataset?: 'live' | 'sample';
+  /** The quota after this call, once known (sent in `meta.quota`). */
+  quota?: TQuota;
+  /** A counted call's place in the quota, settled when its answer is known. */
+  ticket?: Ticket;
+}
+
+export function context(res: ServerResponse & { locals?: unknown }): RequestContext {
+  return res.locals as RequestContext;
+}

@@ -1,0 +1,202 @@
+/**
+ * `/api/v1`, answered in front of the Express app. Every paid call takes this path, so it
+ * does the least it can: an exact route table built from the ts-rest contract, the path
+ * and query checked with the route's own zod schemas, the request chain (key, plan, rate
+ * limit, quota), the handler, one JSON write. Express, which serves the dashboard, the
+ * reference and the operations endpoints, costs about 60 µs of CPU per request here before
+ * any work (bench/README.md): more than the whole API chain, and the difference between
+ * meeting the bare server's throughput or not. Answers and errors are the same either way
+ * (one problem writer, one request start).
+ *
+ * Handlers are typed by the contract (`defineHandlers`): a route's query and params as its
+ * schemas parse them, its 200 body as the contract declares it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import { type AppRoute, type AppRouter, isAppRoute, type ServerInferRequest, type ServerInferResponses } from '@ts-rest/core';
+import type { ZodTypeAny } from 'zod';
+import type { RouteMetadata } from '../../contract/router.js';
+import { ApiError, NotReadyError } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
+import type { Metrics } from '../platform/metrics.js';
+import type { Readiness } from '../platform/readiness.js';
+import type { Drain } from '../http/drain.js';
+import type { Admission } from '../quota/admission.js';
+import type { RequestContext } from './context.js';
+import { releaseOnError, toApiError, validationProblemOf, writeProblem } from './problem.js';
+import { startRequest } from '../http/request-start.js';
+
+/** What the request chain and handlers see of a request. */
+export interface ApiRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  raw: IncomingMessage;
+}
+
+export type ApiResponse = ServerResponse & { locals: RequestContext };
+
+type Input<R extends AppRoute> = ServerInferRequest<R>;
+export type RouteHandler<R extends AppRoute> = (args: {
+  query: 'query' extends keyof Input<R> ? Input<R>['query'] : Record<string, never>;
+  params: 'params' extends keyof Input<R> ? Input<R>['params'] : Record<string, never>;
+  ctx: RequestContext;
+  req: ApiRequest;
+  res: ApiResponse;
+}) => Promise<ServerInferResponses<R, 200> | { status: 'streamed' }>;
+
+export type Handlers<T extends AppRouter> = {
+  [K in keyof T]: T[K] extends AppRoute ? RouteHandler<T[K]> : T[K] extends AppRouter ? Handlers<T[K]> : never;
+};
+
+/** Type-checks an implementation of every route of the contract. */
+export function defineHandlers<T extends AppRouter>(_contract: T, handlers: Handlers<T>): Handlers<T> {
+  return handlers;
+}
+
+export type Chain = (req: ApiRequest, res: ApiResponse, metadata: RouteMetadata) => Promise<void>;
+
+interface CompiledRoute {
+  route: AppRoute;
+  metadata: RouteMetadata;
+  handler: RouteHandler<AppRoute>;
+  segments: string[];
+  /** Its 200 is a stream of another media type (NDJSON), compressed for speed rather than size. */
+  streaming: boolean;
+}
+
+function compile(contract: AppRouter, handlers: Record<string, unknown>, out: CompiledRoute[] = []): CompiledRoute[] {
+  for (const [name, node] of Object.entries(contract)) {
+    if (isAppRoute(node)) {
+      const handler = handlers[name];
+      if (typeof handler !== 'function') throw new Error(`no handler for route ${name}`);
+      const ok = (node.responses as Record<number, unknown>)[200];
+      const streaming = typeof ok === 'object' && ok !== null && 'contentType' in ok;
+      out.push({ route: node, metadata: node.metadata as RouteMetadata, handler: handler as RouteHandler<AppRoute>, segments: node.path.split('/'), streaming });
+    } else {
+      compile(node as AppRouter, handlers[name] as Record<string, unknown>, out);
+    }
+  }
+  return out;
+}
+
+function match(route: CompiledRoute, segments: string[]): Record<string, string> | null {
+  if (route.segments.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const expected = route.segments[i];
+    if (!expected.startsWith(':')) {
+      if (expected !== segments[i]) return null;
+      continue;
+    }
+    if (segments[i] === '') return null;
+    try {
+      params[expected.slice(1)] = decodeURIComponent(segments[i]);
+    } catch {
+      return null;
+    }
+  }
+  return params;
+}
+
+export interface ApiHandlerDeps {
+  contract: AppRouter;
+  handlers: object;
+  /** Who calls and whether the plan includes the route (before the request is validated). */
+  identify: Chain;
+  /** Rate limit and quota (only for valid requests: a 400 never takes a slot). */
+  admit: Chain;
+  /** The quota as it stands, for an invalid request's answer. */
+  showQuota: Chain;
+  admission: Admission;
+  drain: Drain;
+  readiness: Readiness;
+  logger: Logger;
+  metrics: Metrics;
+  /** Whether a request came over https (directly, or through a trusted proxy). */
+  isSecure: (req: IncomingMessage) => boolean;
+  /** gzip or brotli, Express-middleware style; called only when the client accepts one. */
+  compress: Compress;
+  /** The same at the fastest levels, for streams (a bulk export must not wait on the compressor). */
+  compressStream: Compress;
+  /** Paths under the prefix that the Express app serves (the OpenAPI document). */
+  passThrough: Set<string>;
+}
+
+type Compress = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+const PREFIX = '/api/v1/';
+
+/** Returns a request listener step: true when it took the request, false to hand it to Express. */
+export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const routes = compile(deps.contract, deps.handlers as Record<string, unknown>);
+  const exact = new Map(routes.filter((r) => !r.route.path.includes(':')).map((r) => [r.route.path, r]));
+  const parametric = routes.filter((r) => r.route.path.includes(':'));
+
+  const find = (path: string) => {
+    const hit = exact.get(path);
+    if (hit) return { compiled: hit, params: {} as Record<string, string> };
+    const segments = path.split('/');
+    for (const compiled of parametric) {
+      const params = match(compiled, segments);
+      if (params) return { compiled, params };
+    }
+    return null;
+  };
+
+  const serve = async (req: ApiRequest, res: ApiResponse, ctx: RequestContext, rawQuery: string, found: NonNullable<ReturnType<typeof find>> | null) => {
+    if (!deps.drain.enter(res)) throw new NotReadyError('shutting down');
+    if (!deps.readiness.schemaReady) throw new NotReadyError('database schema not migrated');
+    if (!found) throw new ApiError('not_found', `No endpoint at ${req.path}. See /docs.`);
+    const { compiled } = found;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      throw new ApiError('method_not_allowed', `${req.method} is not allowed here: the API is read-only (GET).`);
+    }
+    const { route } = compiled;
+    const params = route.pathParams ? (route.pathParams as ZodTypeAny).safeParse(found.params) : { success: true as const, data: {} };
+    const query = route.query ? (route.query as ZodTypeAny).safeParse(parseQuery(rawQuery)) : { success: true as const, data: {} };
+    await deps.identify(req, res, compiled.metadata);
+    if (!params.success || !query.success) {
+      await deps.showQuota(req, res, compiled.metadata);
+      throw validationProblemOf({ path: params.success ? null : params.error, query: query.success ? null : query.error });
+    }
+    await deps.admit(req, res, compiled.metadata);
+    const result = await compiled.handler({ query: query.data, params: params.data, ctx, req, res });
+    if (result.status === 'streamed') return;
+    const json = JSON.stringify(result.body);
+    res.statusCode = result.status;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(json));
+    res.end(json);
+  };
+
+  return (raw, response) => {
+    const url = raw.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (!path.startsWith(PREFIX) || deps.passThrough.has(path)) return false;
+    const res = response as ApiResponse;
+    const found = find(path);
+    const ctx = startRequest<RequestContext>(raw, res, deps, {
+      path,
+      secure: deps.isSecure(raw),
+      routeOf: () => (found ? found.compiled.route.path : 'unmatched'),
+    });
+    res.setHeader('Cache-Control', 'no-store');
+    const req: ApiRequest = { method: raw.method ?? 'GET', path, headers: raw.headers, raw };
+    const run = () => {
+      serve(req, res, ctx, q < 0 ? '' : url.slice(q + 1), found)
+        .catch(async (err: unknown) => {
+          const problem = toApiError(err, ctx, deps.logger, path);
+          // The slot is free before the answer leaves: the caller's next call sees the quota without this one.
+          await releaseOnError(res, ctx, deps.admission);
+          writeProblem(res, ctx, problem, deps.metrics);
+        })
+        .catch((err: Error) => deps.logger.error({ err: err.message, path }, 'error answer failed'));
+    };
+    if (raw.headers['accept-encoding']) (found?.compiled.streaming ? deps.compressStream : deps.compress)(raw, res, run);
+    else run();
+    return true;
+  };
+}

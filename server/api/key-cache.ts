@@ -1,0 +1,122 @@
+/**
+ * API keys, resolved to what the request chain needs (account, plan, status, limits) and
+ * kept in memory, so a call costs no database round trip for its key. Correctness comes
+ * from the change feed: an account's entries are dropped the moment the database says it
+ * changed (key revoked or rotated, plan changed, account suspended), on every instance.
+ * While the feed is not live the cache is bypassed, so a change always takes effect within
+ * the feed's delay (milliseconds) or at the next call. Unknown keys are never cached: a
+ * key created a moment ago works at once.
+ */
+import type pg from 'pg';
+import type { PlanName } from '../../contract/plans.js';
+import type { ChangeFeed } from '../platform/change-feed.js';
+
+export interface ResolvedKey {
+  keyId: string;
+  accountId: string;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  plan: PlanName;
+  status: 'active' | 'suspended';
+  suspensionReason: 'operator' | 'non_payment' | null;
+  emailVerified: boolean;
+  /** `live` keys read the data and count; `test` keys read the public sample, never counted. */
+  kind: 'live' | 'test';
+  monthlyQuotaOverride: number | null;
+  rateLimitOverride: number | null;
+  /** When this process last wrote `last_used_at` for the key (ms), or the stored value. */
+  touchedAt: number;
+}
+
+interface KeyRow {
+  key_id: string;
+  account_id: string;
+  revoked_at: Date | null;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  plan: PlanName;
+  status: 'active' | 'suspended';
+  suspension_reason: 'operator' | 'non_payment' | null;
+  email_verified: boolean;
+  kind: 'live' | 'test';
+  monthly_quota_override: number | null;
+  rate_limit_override: number | null;
+}
+
+const KEY_SQL = `
+SELECT k.id AS key_id, k.account_id, k.revoked_at, k.expires_at, k.last_used_at, k.kind,
+       a.plan, a.status, a.suspension_reason, a.email_verified_at IS NOT NULL AS email_verified,
+       a.monthly_quota_override, a.rate_limit_override
+FROM api_keys k JOIN accounts a ON a.id = k.account_id
+WHERE k.hash = $1`;
+
+/** A bound on memory: beyond it the oldest entries go (a Map iterates in insertion order). */
+const MAX_ENTRIES = 100_000;
+
+export class KeyCache {
+  private readonly byHash = new Map<string, ResolvedKey>();
+  private readonly hashesByAccount = new Map<string, Set<string>>();
+  /** Bumped by every invalidation: a lookup that raced one does not store its answer. */
+  private generation = 0;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly feed: ChangeFeed | null,
+  ) {
+    feed?.onAccountChange((accountId) => this.forgetAccount(accountId));
+    feed?.onReset(() => this.clear());
+  }
+
+  async resolve(hash: string): Promise<ResolvedKey | null> {
+    const live = this.feed?.live === true;
+    if (live) {
+      const hit = this.byHash.get(hash);
+      if (hit) return hit;
+    }
+    const generation = this.generation;
+    const { rows } = await this.pool.query<KeyRow>(KEY_SQL, [hash]);
+    const row = rows[0];
+    if (!row) return null;
+    const resolved: ResolvedKey = {
+      keyId: row.key_id,
+      accountId: row.account_id,
+      revokedAt: row.revoked_at,
+      expiresAt: row.expires_at,
+      plan: row.plan,
+      status: row.status,
+      suspensionReason: row.suspension_reason,
+      emailVerified: row.email_verified,
+      kind: row.kind,
+      monthlyQuotaOverride: row.monthly_quota_override,
+      rateLimitOverride: row.rate_limit_override,
+      touchedAt: row.last_used_at?.getTime() ?? 0,
+    };
+    if (live && this.feed?.live && generation === this.generation) this.store(hash, resolved);
+    return resolved;
+  }
+
+  private store(hash: string, key: ResolvedKey): void {
+    if (this.byHash.size >= MAX_ENTRIES) {
+      const oldest = this.byHash.keys().next().value as string;
+      const entry = this.byHash.get(oldest)!;
+      this.byHash.delete(oldest);
+      this.hashesByAccount.get(entry.accountId)?.delete(oldest);
+    }
+    this.byHash.set(hash, key);
+    let hashes = this.hashesByAccount.get(key.accountId);
+    if (!hashes) this.hashesByAccount.set(key.accountId, (hashes = new Set()));
+    hashes.add(hash);
+  }
+
+  private forgetAccount(accountId: string): void {
+    this.generation++;
+    for (const hash of this.hashesByAccount.get(accountId) ?? []) this.byHash.delete(hash);
+    this.hashesByAccount.delete(accountId);
+  }
+
+  private clear(): void {
+    this.generation++;
+    this.byHash.clear();
+    this.hashesByAccount.clear();
+  }
+}

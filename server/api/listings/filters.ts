@@ -1,0 +1,114 @@
+/**
+ * The one WHERE builder for listing filters: the search, the market reads (their tables
+ * carry the same `city_key`, `neighborhood_key`, `type` and `purpose` columns) and any
+ * export of listings select through it. A pure function of the parsed query: no
+ * database, no request, so it is tested on its own.
+ */
+import { type Currency, xafBounds } from '../../../contract/currency.js';
+import { parseInstant } from '../../../contract/instants.js';
+import type { TListingFilters } from '../../../contract/schemas.js';
+import { matchKey } from '../../platform/text.js';
+
+/** Positional parameters and the conditions that use them. */
+export class SqlConditions {
+  readonly params: unknown[] = [];
+  readonly conditions: string[] = [];
+
+  param(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+
+  add(condition: string): void {
+    this.conditions.push(condition);
+  }
+
+  /** `WHERE a AND b`, or nothing when there is no condition. */
+  where(): string {
+    return this.conditions.length ? `WHERE ${this.conditions.join(' AND ')}` : '';
+  }
+}
+
+/** Any subset of the listing filters (the market endpoints use place, type and purpose). */
+export type FilterInput = Partial<TListingFilters> & { currency?: Currency };
+
+/**
+ * The filters as the database applies them: places as matching keys, price bounds as the
+ * XAF range they denote in the caller's currency, instants as Dates. What a cursor is
+ * bound to, so two spellings of the same filter share their cursors.
+ */
+export interface EffectiveFilters {
+  status?: TListingFilters['status'];
+  cityKey?: string;
+  neighborhoodKey?: string;
+  type?: TListingFilters['type'];
+  purpose?: TListingFilters['purpose'];
+  minPriceXaf?: bigint;
+  maxPriceXaf?: bigint;
+  minSurface?: number;
+  maxSurface?: number;
+  minBedrooms?: number;
+  minBathrooms?: number;
+  listedAfter?: Date;
+  updatedAfter?: Date;
+}
+
+function instant(name: string, value: string): Date {
+  const parsed = parseInstant(value);
+  // The contract refused anything else already; reaching here is a programming error.
+  if (!parsed.ok) throw new Error(`${name} was not validated: ${parsed.message}`);
+  return parsed.date;
+}
+
+export function effectiveFilters(q: FilterInput): EffectiveFilters {
+  const prices = xafBounds({ min: q.min_price, max: q.max_price }, q.currency ?? 'XAF');
+  const f: EffectiveFilters = {};
+  if (q.status !== undefined && q.status !== 'any') f.status = q.status;
+  if (q.city !== undefined) f.cityKey = matchKey(q.city);
+  if (q.neighborhood !== undefined) f.neighborhoodKey = matchKey(q.neighborhood);
+  if (q.type !== undefined) f.type = q.type;
+  if (q.purpose !== undefined) f.purpose = q.purpose;
+  if (prices.min !== undefined) f.minPriceXaf = prices.min;
+  if (prices.max !== undefined) f.maxPriceXaf = prices.max;
+  if (q.min_surface !== undefined) f.minSurface = q.min_surface;
+  if (q.max_surface !== undefined) f.maxSurface = q.max_surface;
+  if (q.min_bedrooms !== undefined) f.minBedrooms = q.min_bedrooms;
+  if (q.min_bathrooms !== undefined) f.minBathrooms = q.min_bathrooms;
+  if (q.listed_after !== undefined) f.listedAfter = instant('listed_after', q.listed_after);
+  if (q.updated_after !== undefined) f.updatedAfter = instant('updated_after', q.updated_after);
+  return f;
+}
+
+/** A JSON-safe, canonical form of the effective filters (for cursor fingerprints). */
+export function canonicalFilters(f: EffectiveFilters): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(f)) {
+    if (v === undefined) continue;
+    out[k] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : (v as string | number);
+  }
+  return out;
+}
+
+/**
+ * Adds the conditions of `q` on the table aliased `alias` to `sql` (a fresh one by
+ * default) and returns it. Columns named as in `listings`.
+ */
+export function listingFilterSql(q: FilterInput, alias: string, sql = new SqlConditions()): SqlConditions {
+  const f = effectiveFilters(q);
+  const col = (name: string) => `${alias}.${name}`;
+  if (f.status !== undefined) sql.add(`${col('status')} = ${sql.param(f.status)}::"ListingStatus"`);
+  if (f.cityKey !== undefined) sql.add(`${col('city_key')} = ${sql.param(f.cityKey)}`);
+  if (f.neighborhoodKey !== undefined) sql.add(`${col('neighborhood_key')} = ${sql.param(f.neighborhoodKey)}`);
+  if (f.type !== undefined) sql.add(`${col('type')} = ${sql.param(f.type)}::"PropertyType"`);
+  if (f.purpose !== undefined) sql.add(`${col('purpose')} = ${sql.param(f.purpose)}::"Purpose"`);
+  // bigint bounds travel as text: exact beyond 2^53, cast by PostgreSQL.
+  if (f.minPriceXaf !== undefined) sql.add(`${col('price')} >= ${sql.param(f.minPriceXaf.toString())}::bigint`);
+  if (f.maxPriceXaf !== undefined) sql.add(`${col('price')} <= ${sql.param(f.maxPriceXaf.toString())}::bigint`);
+  if (f.minSurface !== undefined) sql.add(`${col('surface')} >= ${sql.param(f.minSurface)}`);
+  if (f.maxSurface !== undefined) sql.add(`${col('surface')} <= ${sql.param(f.maxSurface)}`);
+  if (f.minBedrooms !== undefined) sql.add(`${col('bedrooms')} >= ${sql.param(f.minBedrooms)}`);
+  if (f.minBathrooms !== undefined) sql.add(`${col('bathrooms')} >= ${sql.param(f.minBathrooms)}`);
+  if (f.listedAfter !== undefined) sql.add(`${col('listed_at')} >= ${sql.param(f.listedAfter)}`);
+  if (f.updatedAfter !== undefined) sql.add(`${col('updated_at')} > ${sql.param(f.updatedAfter)}`);
+  return sql;
+}

@@ -1,0 +1,90 @@
+/**
+ * The one error model's writer: every error becomes RFC 9457 problem+json with `meta`
+ * (request id, quota when known). Works on plain Node responses, so the API's front
+ * handler and the Express app (pages, docs, operations) answer errors the same way.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ErrorRequestHandler } from 'express';
+import type { ZodError } from 'zod';
+import { ERROR_CODES, ERROR_TYPE_BASE, type TFieldError, type TProblem } from '../../contract/errors.js';
+import { ApiError, isDatabaseUnavailable, NotReadyError } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
+import type { Metrics } from '../platform/metrics.js';
+import type { Admission } from '../quota/admission.js';
+import { context, type RequestContext } from './context.js';
+import { setQuotaHeaders } from './quota-headers.js';
+
+function fieldErrors(where: string, error: ZodError | null): TFieldError[] {
+  if (!error) return [];
+  return error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return { path: issue.keys.join(', '), message: `unknown ${where} parameter${issue.keys.length > 1 ? 's' : ''}` };
+    }
+    const path = issue.path.join('.') || where;
+    return { path, message: issue.message };
+  });
+}
+
+export function validationProblemOf(errors: { path: ZodError | null; query: ZodError | null }): ApiError {
+  const fields = [...fieldErrors('path', errors.path), ...fieldErrors('query', errors.query)];
+  const detail = fields.map((e) => `${e.path}: ${e.message}`).join('; ') || 'The request is not valid.';
+  return new ApiError('validation_error', detail, { errors: fields });
+}
+
+const UNAVAILABLE = 'The service is temporarily unavailable. Retry in a few seconds.';
+
+/** Any error as an ApiError: its own, or `unavailable`, or `internal_error` (logged, never shown). */
+export function toApiError(raw: unknown, ctx: RequestContext, logger: Logger, path: string): ApiError {
+  if (raw instanceof ApiError) return raw;
+  const e = raw as { type?: string; status?: number; message?: string };
+  if (e.type === 'entity.too.large' || e.status === 400) return new ApiError('validation_error', 'The request could not be read.');
+  if (raw instanceof NotReadyError) return new ApiError('unavailable', UNAVAILABLE, { headers: { 'Retry-After': '5' } });
+  if (isDatabaseUnavailable(raw)) {
+    logger.error({ err: e.message, path }, 'database unavailable');
+    return new ApiError('unavailable', UNAVAILABLE, { headers: { 'Retry-After': '5' } });
+  }
+  logger.error({ err: raw, path, request_id: ctx.requestId }, 'unhandled error');
+  return new ApiError('internal_error', `Something went wrong on our side. Quote request id ${ctx.requestId} to support.`);
+}
+
+/** An error is never charged: free the call's quota slot, and report the quota without it. */
+export async function releaseOnError(res: ServerResponse, ctx: RequestContext, admission: Admission): Promise<void> {
+  if (!ctx.ticket || ctx.ticket.settled || !ctx.quota) return;
+  await admission.settle(ctx.ticket, false);
+  const used = Math.max(0, ctx.quota.used - 1);
+  ctx.quota = { ...ctx.quota, used, remaining: ctx.quota.limit === null ? null : Math.max(0, ctx.quota.limit - used) };
+  if (!res.headersSent) setQuotaHeaders(res, ctx.quota);
+}
+
+export function writeProblem(res: ServerResponse, ctx: RequestContext, err: ApiError, metrics?: Metrics): void {
+  metrics?.problem(err.code);
+  if (res.headersSent) {
+    // Mid-answer (a stream): nothing valid can follow; cut the connection so the client sees it.
+    res.destroy();
+    return;
+  }
+  const body: TProblem = {
+    type: `${ERROR_TYPE_BASE}${err.code}`,
+    title: ERROR_CODES[err.code].title,
+    status: err.status,
+    detail: err.detail,
+    code: err.code,
+    ...(err.options.errors ? { errors: err.options.errors } : {}),
+    meta: { request_id: ctx.requestId, ...(ctx.quota ? { quota: ctx.quota } : {}) },
+  };
+  for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
+  const json = JSON.stringify(body);
+  res.statusCode = err.status;
+  res.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
+}
+
+/** The Express app's last handler: pages, docs and operations answer errors as problem+json too. */
+export function errorHandler(deps: { logger: Logger; admission: Admission; metrics?: Metrics }): ErrorRequestHandler {
+  return (raw, req, res, _next) => {
+    const ctx = context(res);
+    const err = toApiError(raw, ctx, deps.logger, req.path);
+    void releaseOnError(res, ctx, deps.admission).finally(() => writeProblem(res, ctx, err, deps.metrics));
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Loads generated listings straight into the database, the fast path for demos, tests
+ * and benchmarks: batches of a few thousand rows, each one `INSERT ... SELECT FROM
+ * unnest(...)`, with the next batch generated while the database writes the last one.
+ * A large seed into a small table is a bulk load (secondary indexes rebuilt after, see
+ * bulk-load.ts). Seeding is idempotent: a listing already there (same source and
+ * reference) is skipped, so the same seed run twice, or a larger count after a smaller
+ * one, only adds what is missing.
+ */
+import type pg from 'pg';
+import { refreshMarketFigures } from '../ingest/market-refresh.js';
+import { estimatedListings, shouldBulkLoad, withSecondaryIndexesRebuilt } from '../ingest/bulk-load.js';
+import { insertListingsFrom, ListingBatch, UNNEST_LISTINGS } from '../ingest/columns.js';
+import { DEFAULT_SOURCE, generateListings } from './generator.js';
+import { InFlight } from '../ingest/in-flight.js';
+import type { Queryable } from '../ingest/upsert.js';
+
+export interface SeedOptions {
+  listings: number;
+  seed?: number;
+  /** The generation instant (dates fall in the two years before it). Default: now. */
+  now?: Date;
+  source?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+const BATCH_ROWS = 5_000;
+/** Batches in flight on the pool; more does not help on a small server, fewer idles it. */
+const CONCURRENCY = 2;
+
+const insert = insertListingsFrom('$23');
+const SEED_SQL = `
+WITH inserted AS (
+  INSERT INTO listings ${insert.columns}
+  SELECT ${insert.select} FROM ${UNNEST_LISTINGS}
+  ON CONFLICT DO NOTHING
+  RETURNING id
+), history AS (
+  INSERT INTO price_history (listing_id, price, changed_at)
+  SELECT h.listing_id, h.price, h.changed_at
+  FROM unnest($24::text[], $25::bigint[], $26::timestamptz[]) AS h(listing_id, price, changed_at)
+  JOIN inserted ON inserted.id = h.listing_id
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM inserted)::int AS inserted`;
+
+async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOptions & { source: string; now: Date }): Promise<number> {
+  const inFlight = new InFlight(concurrency);
+  let rows = 0;
+  let done = 0;
+  let batch = new ListingBatch(opts.source);
+  const flush = async () => {
+    const params = [...batch.params(), opts.source, ...batch.historyParams()];
+    const size = batch.size;
+    batch = new ListingBatch(opts.source);
+    await inFlight.add(async () => {
+      const { rows: result } = await db.query<{ inserted: number }>(SEED_SQL, params);
+      rows += result[0].inserted;
+      done += size;
+      opts.onProgress?.(done, opts.listings);
+    });
+  };
+  for (const record of generateListings({ count: opts.listings, seed: opts.seed, now: opts.now, source: opts.source })) {
+    batch.push(record);
+    if (batch.size >= BATCH_ROWS) await flush();
+  }
+  if (batch.size > 0) await flush();
+  await inFlight.drain();
+  return rows;
+}
+
+export async function seedListings(
+  pool: pg.Pool,
+  opts: SeedOptions,
+): Promise<{ rows: number; seconds: number }> {
+  const started = performance.now();
+  const run = { ...opts, source: opts.source ?? DEFAULT_SOURCE, now: opts.now ?? new Date() };
+  const rows = shouldBulkLoad(opts.listings, await estimatedListings(pool))
+    // One transaction, one connection: a single batch in flight while the next is generated.
+    ? await withSecondaryIndexesRebuilt(pool, (client) => insertGenerated(client, 1, run))
+    : await insertGenerated(pool, Math.min(CONCURRENCY, pool.options.max ?? CONCURRENCY), run);
+  await refreshMarketFigures(pool, run.now);
+  return { rows, seconds: (performance.now() - started) / 1000 };
+}

@@ -1,0 +1,92 @@
+/**
+ * What "ready" means for an instance: the database answers, it holds every migration of
+ * this version (production servers never migrate: they wait for the deploy step), and
+ * Redis answers when one is configured. The schema check is remembered once it passes
+ * (a version's migrations do not un-apply); until then it is retried, so an instance
+ * started before `npm run db:migrate` becomes ready without a restart.
+ */
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import { migrationStatus } from '../../prisma/migration-status.js';
+import type { Logger } from './logger.js';
+
+export type CheckResult = 'ok' | 'unreachable' | 'pending_migrations' | 'not_configured';
+
+export interface ReadinessReport {
+  ready: boolean;
+  checks: { database: CheckResult; migrations: CheckResult; redis: CheckResult };
+  pending_migrations?: string[];
+}
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export class Readiness {
+  private schemaOk: boolean;
+  private pending: string[] = [];
+  private checked = false;
+
+  constructor(
+    private readonly deps: { pool: pg.Pool; redis?: Redis; logger: Logger; checkMigrations: boolean },
+  ) {
+    this.schemaOk = !deps.checkMigrations;
+  }
+
+  /** True once the database is known to hold this version's schema. */
+  get schemaReady(): boolean {
+    return this.schemaOk;
+  }
+
+  /** Reads the migration state; logs what is missing. Never throws. */
+  async refreshSchema(): Promise<boolean> {
+    if (this.schemaOk) return true;
+    try {
+      const status = await withTimeout(migrationStatus(this.deps.pool), CHECK_TIMEOUT_MS);
+      if (status.unknown.length) {
+        this.deps.logger.warn({ unknown: status.unknown }, 'the database holds migrations this version does not know (a newer version deployed?)');
+      }
+      const changed = status.pending.join() !== this.pending.join() || !this.checked;
+      this.pending = status.pending;
+      this.checked = true;
+      if (status.pending.length === 0) {
+        this.schemaOk = true;
+        this.deps.logger.info('database schema up to date');
+      } else if (changed) {
+        this.deps.logger.error({ pending: status.pending }, 'database schema is behind this version: run `npm run db:migrate`; not ready until then');
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message }, 'migration state unreadable');
+    }
+    return this.schemaOk;
+  }
+
+  async report(): Promise<ReadinessReport> {
+    const database = await withTimeout(this.deps.pool.query('SELECT 1'), CHECK_TIMEOUT_MS).then(
+      () => 'ok' as const,
+      () => 'unreachable' as const,
+    );
+    if (database === 'ok' && !this.schemaOk) await this.refreshSchema();
+    const migrations: CheckResult = database !== 'ok' && !this.schemaOk ? 'unreachable' : this.schemaOk ? 'ok' : 'pending_migrations';
+    const redis: CheckResult = !this.deps.redis
+      ? 'not_configured'
+      : await withTimeout(this.deps.redis.ping(), CHECK_TIMEOUT_MS).then(
+          () => 'ok' as const,
+          () => 'unreachable' as const,
+        );
+    const ready = database === 'ok' && migrations === 'ok' && redis !== 'unreachable';
+    return {
+      ready,
+      checks: { database, migrations, redis },
+      ...(migrations === 'pending_migrations' ? { pending_migrations: this.pending } : {}),
+    };
+  }
+}

@@ -1,0 +1,324 @@
+/**
+ * Admission of an API call for its account: the per-minute limit, then the monthly quota.
+ * A counted call holds a slot of the quota while in flight, and is counted only once its
+ * answer was written with a 2xx status (`settle`); any other end frees the slot. So:
+ * - the count is exact: concurrent calls on any number of instances never pass the quota;
+ * - an error, a cut connection or a shutdown never charges a call;
+ * - nobody is refused `quota_exceeded` while quota remains: when only slots held by calls
+ *   in flight stand in the way, the call waits for them to settle (they may fail and free
+ *   their slot) instead of being refused.
+ *
+ * Where: Redis when configured and reachable (one round trip before the handler, one
+ * after the answer); PostgreSQL otherwise, with the same rules. When Redis stops answering
+ * the server switches to PostgreSQL at once, and back when Redis is reachable again, then
+ * raises each account's Redis count to PostgreSQL's before trusting it (calls counted in
+ * PostgreSQL meanwhile are not forgotten). README, "Rate limit and quota under faults",
+ * says what a customer may see.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import { isoDay, monthStart } from '../accounts/policy.js';
+import type { Logger } from '../platform/logger.js';
+import type { BackgroundWork } from '../platform/background-work.js';
+import { PostgresAdmissionStore } from './admission-postgres.js';
+import { AdmitCode, RedisAdmissionStore, WINDOW_MS } from './admission-redis.js';
+import { breakdownField, UsageFlusher } from './usage-flusher.js';
+
+export interface AdmissionCaller {
+  accountId: string;
+  keyId: string;
+  monthlyQuota: number | null;
+  ratePerMinute: number | null;
+  /** Whose per-minute window: the account's live calls, or its test keys' (counted apart). */
+  rateScope?: 'live' | 'test';
+}
+
+/** Told of every counted call once counted (the quota e-mails); never awaited. */
+export type CountedCallListener = (accountId: string, month: string, used: number, limit: number | null) => unknown;
+
+export interface RateState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the minute's window ends. */
+  resetSeconds: number;
+}
+
+/** A counted call's place, settled once its answer is known. */
+export interface Ticket {
+  store: 'redis' | 'postgres';
+  holdId: string | null;
+  accountId: string;
+  keyId: string;
+  endpoint: string;
+  month: string;
+  day: string;
+  /** The account's monthly quota when admitted (for the quota e-mails). */
+  limit: number | null;
+  settled: boolean;
+}
+
+export interface AdmissionResult {
+  outcome: 'admitted' | 'rate_limited' | 'quota_exceeded';
+  /** Calls counted this month and held by calls in flight, this one included when it counts. */
+  used: number;
+  rate: RateState | null;
+  ticket: Ticket | null;
+}
+
+export interface AdmissionOptions {
+  pool: pg.Pool;
+  redis?: Redis;
+  logger: Logger;
+  background: BackgroundWork;
+  /** How long a slot stays held if its call never settles (a crashed instance). */
+  holdTtlMs?: number;
+  /** Longest wait for slots held by calls in flight before refusing anyway. */
+  maxWaitMs?: number;
+  flushEveryMs?: number;
+  onCounted?: CountedCallListener;
+}
+
+const REDIS_RETRY_MS = 1_000;
+
+export class Admission {
+  private readonly postgres: PostgresAdmissionStore;
+  private readonly redisStore: RedisAdmissionStore | null;
+  private readonly flusher: UsageFlusher | null;
+  private readonly holdTtlMs: number;
+  private readonly maxWaitMs: number;
+  private readonly holdPrefix = randomBytes(6).toString('hex');
+  private holdCounter = 0;
+  private redisDownUntil = 0;
+  private redisState: 'up' | 'down' = 'up';
+  /** Set by the first outage: from then on an account's Redis count is checked once against PostgreSQL's. */
+  private outageSeen = false;
+  /** Accounts whose Redis count was raised to PostgreSQL's since Redis last came back. */
+  private reconciled = new Set<string>();
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly options: AdmissionOptions) {
+    this.postgres = new PostgresAdmissionStore(options.pool);
+    this.redisStore = options.redis ? new RedisAdmissionStore(options.redis) : null;
+    this.flusher = options.redis ? new UsageFlusher({ redis: options.redis, pool: options.pool, logger: options.logger }) : null;
+    this.holdTtlMs = options.holdTtlMs ?? 120_000;
+    this.maxWaitMs = options.maxWaitMs ?? 30_000;
+  }
+
+  /** Where counts go now. */
+  get mode(): 'redis' | 'postgres' {
+    return this.redisUsable() ? 'redis' : 'postgres';
+  }
+
+  start(): void {
+    const every = this.options.flushEveryMs ?? 1_000;
+    const flush = setInterval(() => void this.flushNow(), every);
+    const sweep = setInterval(() => {
+      this.postgres.sweep(new Date()).catch((err: Error) => this.options.logger.warn({ err: err.message }, 'admission sweep failed'));
+    }, 60_000);
+    flush.unref();
+    sweep.unref();
+    this.timers.push(flush, sweep);
+  }
+
+  /** Stops the timers and moves what Redis still holds to PostgreSQL. */
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    await this.flushNow();
+  }
+
+  async flushNow(): Promise<void> {
+    if (!this.flusher || !this.redisUsable()) return;
+    await this.flusher.flush().catch((err: Error) => this.options.logger.warn({ err: err.message }, 'usage flush failed: retried next second'));
+  }
+
+  async admit(caller: AdmissionCaller, endpoint: string, counted: boolean, now: Date): Promise<AdmissionResult> {
+    const month = isoDay(monthStart(now));
+    const holdId = `${this.holdPrefix}${(this.holdCounter++).toString(36)}`;
+    let delay = 5;
+    let waited = 0;
+    for (;;) {
+      const at = waited === 0 ? now : new Date(now.getTime() + waited);
+      const r = await this.admitOnce(caller, month, counted, holdId, at);
+      if (r.code === AdmitCode.Wait && waited < this.maxWaitMs) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        waited += delay;
+        delay = Math.min(delay * 2, 50);
+        continue;
+      }
+      const rate =
+        caller.ratePerMinute === null
+          ? null
+          : {
+              limit: caller.ratePerMinute,
+              remaining: Math.max(0, caller.ratePerMinute - r.rateCount),
+              resetSeconds: Math.max(1, Math.ceil((WINDOW_MS - (at.getTime() % WINDOW_MS)) / 1000)),
+            };
+      if (r.code === AdmitCode.RateLimited) {
+        const used = r.used >= 0 ? r.used + r.pending : await this.peek(caller, at);
+        return { outcome: 'rate_limited', used, rate, ticket: null };
+      }
+      if (r.code === AdmitCode.QuotaFull || r.code === AdmitCode.Wait) return { outcome: 'quota_exceeded', used: r.used + r.pending, rate, ticket: null };
+      if (!counted) return { outcome: 'admitted', used: r.used + r.pending, rate, ticket: null };
+      const limited = caller.monthlyQuota !== null;
+      return {
+        outcome: 'admitted',
+        used: r.used + (limited ? r.pending : 1),
+        rate,
+        ticket: {
+          store: r.store,
+          holdId: limited ? holdId : null,
+          accountId: caller.accountId,
+          keyId: caller.keyId,
+          endpoint,
+          month,
+          day: isoDay(at),
+          limit: caller.monthlyQuota,
+          settled: false,
+        },
+      };
+    }
+  }
+
+  /** The quota as it stands, without taking anything (for answers refused before admission). */
+  async peek(caller: AdmissionCaller, now: Date): Promise<number> {
+    const month = isoDay(monthStart(now));
+    if (this.redisStore && this.redisUsable()) {
+      try {
+        const r = await this.redisStore.peek(caller.accountId, month, now.getTime());
+        if (r) return r.used + r.pending;
+      } catch (err) {
+        this.redisFailed(err as Error);
+      }
+    }
+    const r = await this.postgres.peek(caller.accountId, month, now);
+    return r.used + r.pending;
+  }
+
+  /** Counts the call if its answer was written with a 2xx status, frees its slot otherwise. Idempotent. */
+  settle(ticket: Ticket, answered: boolean): Promise<void> {
+    if (ticket.settled) return Promise.resolve();
+    ticket.settled = true;
+    const work = (answered ? this.commit(ticket) : this.release(ticket)).catch((err: Error) =>
+      this.options.logger.error({ err: err.message, account: ticket.accountId, answered }, answered ? 'call answered but not counted' : 'quota slot not freed (it expires)'),
+    );
+    return this.options.background.track(work);
+  }
+
+  private async admitOnce(caller: AdmissionCaller, month: string, counted: boolean, holdId: string, now: Date) {
+    if (this.redisStore && this.redisUsable()) {
+      try {
+        return { ...(await this.admitInRedis(caller, month, counted, holdId, now)), store: 'redis' as const };
+      } catch (err) {
+        this.redisFailed(err as Error);
+      }
+    }
+    const windowStart = new Date(now.getTime() - (now.getTime() % WINDOW_MS));
+    if (caller.rateScope === 'test') {
+      // Test keys: their own per-minute window (under a key of its own), nothing counted;
+      // the quota shown is the account's, as it stands.
+      const r = await this.postgres.admit({
+        accountId: `${caller.accountId}#test`,
+        rateScope: 'test',
+        month,
+        counted: false,
+        quota: null,
+        rate: caller.ratePerMinute,
+        holdId,
+        now,
+        holdTtlMs: this.holdTtlMs,
+        windowStart,
+      });
+      const quota = await this.postgres.peek(caller.accountId, month, now);
+      return { ...r, used: quota.used, pending: quota.pending, store: 'postgres' as const };
+    }
+    const r = await this.postgres.admit({
+      accountId: caller.accountId,
+      rateScope: 'live',
+      month,
+      counted,
+      quota: caller.monthlyQuota,
+      rate: caller.ratePerMinute,
+      holdId,
+      now,
+      holdTtlMs: this.holdTtlMs,
+      windowStart,
+    });
+    return { ...r, store: 'postgres' as const };
+  }
+
+  private async admitInRedis(caller: AdmissionCaller, month: string, counted: boolean, holdId: string, now: Date) {
+    const input = {
+      accountId: caller.accountId,
+      rateScope: caller.rateScope ?? 'live',
+      month,
+      counted,
+      quota: caller.monthlyQuota,
+      rate: caller.ratePerMinute,
+      holdId,
+      nowMs: now.getTime(),
+      holdTtlMs: this.holdTtlMs,
+    };
+    // Back from an outage: PostgreSQL counted calls meanwhile; Redis must not know less.
+    const reconcile = this.outageSeen && !this.reconciled.has(caller.accountId);
+    let r = await this.redisStore!.admit(
+      reconcile ? { ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'max' } } : input,
+    );
+    if (reconcile) this.reconciled.add(caller.accountId);
+    if (r.code === AdmitCode.NeedSeed) {
+      r = await this.redisStore!.admit({ ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'missing' } });
+    }
+    return r;
+  }
+
+  private async commit(t: Ticket): Promise<void> {
+    const used = await this.count(t);
+    this.options.onCounted?.(t.accountId, t.month, used, t.limit);
+  }
+
+  private async count(t: Ticket): Promise<number> {
+    if (t.store === 'redis' && this.redisUsable()) {
+      try {
+        return await this.redisStore!.commit({ accountId: t.accountId, month: t.month, holdId: t.holdId, breakdown: breakdownField(t.accountId, t.day, t.endpoint, t.keyId) });
+      } catch (err) {
+        this.redisFailed(err as Error);
+      }
+    }
+    // In PostgreSQL; a slot held in Redis then expires by itself.
+    const used = await this.postgres.commit({ accountId: t.accountId, month: t.month, day: t.day, endpoint: t.endpoint, keyId: t.keyId, holdId: t.store === 'postgres' ? t.holdId : null });
+    // Redis may be back and counting this account already: it must not know less.
+    if (this.redisStore && this.redisUsable()) {
+      await this.redisStore.mirror(t.accountId, t.month).catch((err: Error) => this.redisFailed(err));
+    }
+    return used;
+  }
+
+  private async release(t: Ticket): Promise<void> {
+    if (!t.holdId) return;
+    if (t.store === 'postgres') return this.postgres.release(t.holdId);
+    await this.redisStore!.release({ accountId: t.accountId, month: t.month, holdId: t.holdId });
+  }
+
+  private redisUsable(): boolean {
+    const redis = this.options.redis;
+    if (!redis) return false;
+    const usable = redis.status === 'ready' && Date.now() >= this.redisDownUntil;
+    if (!usable && this.redisState === 'up') {
+      this.redisState = 'down';
+      this.outageSeen = true;
+      this.reconciled = new Set();
+      this.options.logger.error('redis unreachable: rate limits and quota counted in PostgreSQL until it is back');
+    } else if (usable && this.redisState === 'down') {
+      this.redisState = 'up';
+      this.options.logger.info('redis reachable again: rate limits and quota counted in Redis');
+    }
+    return usable;
+  }
+
+  private redisFailed(err: Error): void {
+    this.options.logger.warn({ err: err.message }, 'redis command failed');
+    this.redisDownUntil = Date.now() + REDIS_RETRY_MS;
+    this.redisUsable();
+  }
+}
