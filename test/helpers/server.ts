@@ -10,6 +10,7 @@ import { randomId } from '../../server/platform/ids.js';
 import { createLogger } from '../../server/platform/logger.js';
 import type { Mailer } from '../../server/mail/mailer.js';
 import { createServer, type MboaServer, type ServerOptions } from '../../server/start/create-server.js';
+import { WINDOW_MS } from '../../server/quota/admission-redis.js';
 
 /** Secrets of the test servers: the same on every instance, as in production. */
 export const TEST_SECRETS = { cursor: ['test-cursor-secret-0123456789-abcdefgh'], dashboard: ['test-dashboard-secret-0123456789-abcd'] };
@@ -63,6 +64,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const db = server.db;
 
   const account: TestServer['account'] = async (plan, overrides = {}) => {
+    // A test of a small per-minute limit makes its calls within one window.
+    if (overrides.rateLimit !== undefined) await freshRateWindow();
     const email = `${randomId('t')}@test.mboa.cm`;
     const created = await createAccount(db.prisma, {
       email,
@@ -109,4 +112,14 @@ export async function get(baseUrl: string, path: string, key?: string, headers: 
     body = text;
   }
   return { status: res.status, headers: res.headers, body, text };
+}
+
+/**
+ * The per-minute limit counts calls in fixed windows (each UTC minute). A test that makes
+ * a few calls against a small limit and expects the last refused must not straddle two
+ * windows: when less than `neededMs` remain of the current one, wait for the next.
+ */
+export async function freshRateWindow(neededMs = 15_000): Promise<void> {
+  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
+  if (left < neededMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
