@@ -125,6 +125,7 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('dashboard in Chrom
     for (const path of ['/api/v1/market/trends?city=Douala', '/api/v1/listings?limit=2', '/api/v1/listings?limit=3']) {
       expect((await apiGet(t.baseUrl, path, secondKey)).status).toBe(200);
     }
+    await t.flushUsage(); // counted a moment after each answer
 
     // The usage chart and the breakdowns (Pro's analytics).
     await page.click('nav.sections >> text=Usage');
