@@ -68,7 +68,14 @@ const server = createServer((req, res) => {
       const result = await searchListings(data, cursors, query);
       return send(res, 200, {
         data: result.data,
-        meta: { total: result.total, returned: result.data.length, limit: query.limit, next_cursor: result.nextCursor, has_more: result.nextCursor !== null, ...meta() },
+        meta: {
+          total: result.total,
+          returned: result.data.length,
+          limit: query.limit,
+          next_cursor: result.nextCursor,
+          has_more: result.nextCursor !== null,
+          ...meta(),
+        },
       });
     }
     if (pathname.startsWith('/api/v1/listings/')) {

@@ -42,7 +42,14 @@ const { rows } = await db.pool.query<{ all: number; city: number }>(
   [values.city],
 );
 const enterprise = (await createAccount(db.prisma, { email: `${randomId('bench')}@bench.mboa.cm`, plan: 'enterprise' })).key;
-const pro = (await createAccount(db.prisma, { email: `${randomId('bench')}@bench.mboa.cm`, plan: 'pro', monthlyQuotaOverride: 10_000_000, rateLimitOverride: 1_000_000 })).key;
+const pro = (
+  await createAccount(db.prisma, {
+    email: `${randomId('bench')}@bench.mboa.cm`,
+    plan: 'pro',
+    monthlyQuotaOverride: 10_000_000,
+    rateLimitOverride: 1_000_000,
+  })
+).key;
 await db.close();
 
 const port = Number(values.port);
@@ -120,13 +127,19 @@ try {
   for (const encoding of ['identity', 'gzip'] as const) {
     const r = await stream('/api/v1/exports/listings?status=any', encoding);
     if (r.lines !== rows[0].all) throw new Error(`exported ${r.lines} of ${rows[0].all}`);
-    console.log(`| export, every listing, ${encoding} | ${f(r.lines)} | ${r.seconds.toFixed(1)} | ${f(r.lines / r.seconds)} | ${(r.bytes / 1e6).toFixed(0)} |`);
+    console.log(
+      `| export, every listing, ${encoding} | ${f(r.lines)} | ${r.seconds.toFixed(1)} | ${f(r.lines / r.seconds)} | ${(r.bytes / 1e6).toFixed(0)} |`,
+    );
   }
   const viaExport = await example02(enterprise, join(dir, 'enterprise.ndjson'), 'active');
   if (!/Using the bulk export/.test(viaExport.stderr)) throw new Error('example 02 did not use the bulk export');
-  console.log(`| example 02 (SDK), Enterprise key: bulk export, ${values.city} active | ${f(viaExport.listings)} | ${viaExport.seconds.toFixed(1)} | ${f(viaExport.listings / viaExport.seconds)} | |`);
+  console.log(
+    `| example 02 (SDK), Enterprise key: bulk export, ${values.city} active | ${f(viaExport.listings)} | ${viaExport.seconds.toFixed(1)} | ${f(viaExport.listings / viaExport.seconds)} | |`,
+  );
   const viaPages = await example02(pro, join(dir, 'pro.ndjson'), 'active');
-  console.log(`| example 02 (SDK), Pro key: pages of 200, ${values.city} active | ${f(viaPages.listings)} | ${viaPages.seconds.toFixed(1)} | ${f(viaPages.listings / viaPages.seconds)} | |`);
+  console.log(
+    `| example 02 (SDK), Pro key: pages of 200, ${values.city} active | ${f(viaPages.listings)} | ${viaPages.seconds.toFixed(1)} | ${f(viaPages.listings / viaPages.seconds)} | |`,
+  );
 } finally {
   server.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });

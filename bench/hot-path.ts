@@ -80,8 +80,22 @@ const MIXES = [
 ];
 const CASES: Array<{ name: string; file: string; counted: boolean }> = [
   { name: 'ping', file: pathsFile('ping', ['/api/v1/ping']), counted: false },
-  { name: 'search page 1, 50 rows, six mixes', file: pathsFile('search', MIXES.map((m) => `/api/v1/listings?${m}&limit=50`)), counted: true },
-  { name: 'detail by random id', file: pathsFile('detail', sample.map((r) => `/api/v1/listings/${r.id}`)), counted: true },
+  {
+    name: 'search page 1, 50 rows, six mixes',
+    file: pathsFile(
+      'search',
+      MIXES.map((m) => `/api/v1/listings?${m}&limit=50`),
+    ),
+    counted: true,
+  },
+  {
+    name: 'detail by random id',
+    file: pathsFile(
+      'detail',
+      sample.map((r) => `/api/v1/listings/${r.id}`),
+    ),
+    counted: true,
+  },
   { name: 'market stats, Douala sale', file: pathsFile('stats', ['/api/v1/market/stats?city=Douala&purpose=sale']), counted: true },
   { name: 'market trends, Douala sale', file: pathsFile('trends', ['/api/v1/market/trends?city=Douala&purpose=sale']), counted: true },
 ].filter((c) => !values.cases || values.cases.split(',').some((w) => c.name.startsWith(w)));
@@ -160,7 +174,9 @@ try {
   await waitReady(`http://127.0.0.1:${barePort}/api/v1/ping`);
   const idle = rss(mboa.pid!);
   const seconds = Number(values.duration);
-  console.log(`${count[0].n.toLocaleString('en-US')} active listings; wrk ${values.connections} connections, ${seconds} s per case and server; Mboa ${values.runtime}, Node ${process.version}\n`);
+  console.log(
+    `${count[0].n.toLocaleString('en-US')} active listings; wrk ${values.connections} connections, ${seconds} s per case and server; Mboa ${values.runtime}, Node ${process.version}\n`,
+  );
   console.log('| Case | Mboa req/s | Bare req/s | Ratio | Mboa p50 | Bare p50 | Mboa p99 | Mboa non-2xx |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const c of CASES) {

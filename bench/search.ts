@@ -14,7 +14,11 @@ import { createLogger } from '../server/platform/logger.js';
 import { createServer } from '../server/start/create-server.js';
 
 const { values } = parseArgs({
-  options: { connections: { type: 'string', default: '10' }, amount: { type: 'string', default: '2000' }, depth: { type: 'string', default: '50' } },
+  options: {
+    connections: { type: 'string', default: '10' },
+    amount: { type: 'string', default: '2000' },
+    depth: { type: 'string', default: '50' },
+  },
 });
 const url = process.env.DATABASE_URL;
 if (!url) {

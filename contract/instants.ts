@@ -15,8 +15,7 @@ const OFFSET_MAX_MINUTES = 14 * 60;
 /** The grammar (for the OpenAPI `pattern`); the ranges are checked by `parseInstant`. */
 export const INSTANT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))?$';
 
-const SHAPE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):(\d{2})))?$/;
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):(\d{2})))?$/;
 
 export const INSTANT_FORMAT_MESSAGE =
   'must be a date (2026-11-01) or a timestamp with Z or a UTC offset (2026-11-01T08:30:00Z, 2026-11-01T08:30:00+01:00)';

@@ -54,7 +54,10 @@ const OPERATIONS: Partial<Record<EndpointName, { id: string; tag: string }>> = {
 };
 
 const TAGS = [
-  { name: 'Listings', description: 'Search property listings with filters and cursor pagination; read one listing with its price history.' },
+  {
+    name: 'Listings',
+    description: 'Search property listings with filters and cursor pagination; read one listing with its price history.',
+  },
   { name: 'Market', description: 'Precomputed market figures: statistics per city or neighbourhood, and 30-day trends.' },
   { name: 'Exports', description: 'Bulk copies of the listings as NDJSON, resumable (Enterprise).' },
   { name: 'Status', description: 'Health of the API and your remaining quota, never counted.' },
@@ -100,7 +103,8 @@ function parameters(route: AppRoute): JsonSchema[] {
 function successContent(response: unknown, registry: SchemaRegistry): { mediaType: string; schema: JsonSchema } {
   if (response && typeof response === 'object' && 'contentType' in response) {
     const other = response as { contentType: string; body: unknown };
-    const schema = other.body && typeof other.body === 'object' && '_def' in other.body ? toJsonSchema(other.body as ZodTypeAny) : { type: 'string' };
+    const schema =
+      other.body && typeof other.body === 'object' && '_def' in other.body ? toJsonSchema(other.body as ZodTypeAny) : { type: 'string' };
     return { mediaType: other.contentType, schema: registry.reference(schema) };
   }
   return { mediaType: 'application/json', schema: registry.reference(toJsonSchema(response as ZodTypeAny)) };
@@ -114,7 +118,10 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routesOf(contract as unknown as Record<string, unknown>)) {
     const metadata = route.metadata as RouteMetadata;
-    const op = OPERATIONS[metadata.endpoint] ?? { id: metadata.endpoint.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()), tag: 'Listings' };
+    const op = OPERATIONS[metadata.endpoint] ?? {
+      id: metadata.endpoint.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()),
+      tag: 'Listings',
+    };
     const samples = codeSamples(metadata.endpoint, route.path, origin);
     const plans = metadata.plans.map((p) => PLANS[p].label).join(', ');
     const success = successContent(route.responses[200], registry);
@@ -159,7 +166,12 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
     paths,
     components: {
       securitySchemes: {
-        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '`mboa_live_` followed by 32 characters, from the dashboard.' },
+        ApiKeyAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: '`mboa_live_` followed by 32 characters, from the dashboard.',
+        },
       },
       schemas: registry.components(),
       responses: errorResponseComponents(registry.ref('Problem')),

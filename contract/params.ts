@@ -31,7 +31,9 @@ export function wholeNumber(min: number, max: number) {
       if (typeof value === 'string' && DIGITS.test(value)) return Number(value);
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
-        message: Array.isArray(value) ? 'must be given once' : 'must be a whole number written in digits (no sign, decimal point or exponent)',
+        message: Array.isArray(value)
+          ? 'must be given once'
+          : 'must be a whole number written in digits (no sign, decimal point or exponent)',
       });
       return z.NEVER;
     },

@@ -31,7 +31,11 @@ const n = (tier: Tier, ...names: string[]): Neighbourhood[] => names.map((name) 
 
 export const CITIES: readonly City[] = [
   {
-    name: 'Douala', weight: 34, saleLevel: 1, rentLevel: 1, english: 0.1,
+    name: 'Douala',
+    weight: 34,
+    saleLevel: 1,
+    rentLevel: 1,
+    english: 0.1,
     neighbourhoods: [
       ...n(1, 'Bonapriso', 'Bonanjo', 'Akwa', 'Bali'),
       ...n(2, 'Deïdo', 'Bonamoussadi', 'Makepe', 'Kotto', 'Logpom', 'Cité des Palmiers', 'Ndogbong', 'Bessengue'),
@@ -39,7 +43,11 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Yaoundé', weight: 30, saleLevel: 0.95, rentLevel: 1, english: 0.1,
+    name: 'Yaoundé',
+    weight: 30,
+    saleLevel: 0.95,
+    rentLevel: 1,
+    english: 0.1,
     neighbourhoods: [
       ...n(1, 'Bastos', 'Golf', 'Santa Barbara', 'Quartier du Lac'),
       ...n(2, 'Omnisport', 'Nlongkak', 'Essos', 'Biyem-Assi', 'Etoudi', 'Ngousso', 'Tsinga', 'Elig-Essono', 'Mfandena'),
@@ -47,7 +55,11 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Bafoussam', weight: 6, saleLevel: 0.4, rentLevel: 0.45, english: 0.05,
+    name: 'Bafoussam',
+    weight: 6,
+    saleLevel: 0.4,
+    rentLevel: 0.45,
+    english: 0.05,
     neighbourhoods: [
       ...n(1, 'Tamdja'),
       ...n(2, 'Banengo', 'Tyo-Ville', 'Kouogouo'),
@@ -55,7 +67,11 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Garoua', weight: 4, saleLevel: 0.35, rentLevel: 0.42, english: 0.05,
+    name: 'Garoua',
+    weight: 4,
+    saleLevel: 0.35,
+    rentLevel: 0.42,
+    english: 0.05,
     neighbourhoods: [
       ...n(1, 'Plateau'),
       ...n(2, 'Roumdé Adjia', 'Poumpoumré', 'Marouaré'),
@@ -63,7 +79,11 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Bamenda', weight: 4, saleLevel: 0.38, rentLevel: 0.45, english: 0.85,
+    name: 'Bamenda',
+    weight: 4,
+    saleLevel: 0.38,
+    rentLevel: 0.45,
+    english: 0.85,
     neighbourhoods: [
       ...n(1, 'Up Station'),
       ...n(2, 'Commercial Avenue', 'Nkwen', 'Mankon', 'Foncha Street'),
@@ -71,7 +91,11 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Buea', weight: 4.5, saleLevel: 0.5, rentLevel: 0.6, english: 0.85,
+    name: 'Buea',
+    weight: 4.5,
+    saleLevel: 0.5,
+    rentLevel: 0.6,
+    english: 0.85,
     neighbourhoods: [
       ...n(1, 'GRA', 'Clerks Quarters'),
       ...n(2, 'Molyko', 'Great Soppo', 'Small Soppo', 'Bonduma', 'Check Point'),
@@ -79,7 +103,11 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Limbe', weight: 3.5, saleLevel: 0.55, rentLevel: 0.6, english: 0.85,
+    name: 'Limbe',
+    weight: 3.5,
+    saleLevel: 0.55,
+    rentLevel: 0.6,
+    english: 0.85,
     neighbourhoods: [
       ...n(1, 'GRA', 'Man-O-War Bay'),
       ...n(2, 'Down Beach', 'Bota', 'Church Street'),
@@ -87,7 +115,11 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Kribi', weight: 4, saleLevel: 0.6, rentLevel: 0.65, english: 0.05,
+    name: 'Kribi',
+    weight: 4,
+    saleLevel: 0.6,
+    rentLevel: 0.65,
+    english: 0.05,
     neighbourhoods: [
       ...n(1, 'Lobé', 'Grand Batanga'),
       ...n(2, 'Mpalla', 'Londji', 'Ngoyé', 'Bwambé'),
@@ -95,7 +127,11 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Maroua', weight: 2.5, saleLevel: 0.3, rentLevel: 0.38, english: 0.03,
+    name: 'Maroua',
+    weight: 2.5,
+    saleLevel: 0.3,
+    rentLevel: 0.38,
+    english: 0.03,
     neighbourhoods: [
       ...n(1, 'Domayo'),
       ...n(2, 'Pitoaré', 'Djarengol'),
@@ -103,7 +139,11 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Ngaoundéré', weight: 3, saleLevel: 0.32, rentLevel: 0.4, english: 0.03,
+    name: 'Ngaoundéré',
+    weight: 3,
+    saleLevel: 0.32,
+    rentLevel: 0.4,
+    english: 0.03,
     neighbourhoods: [
       ...n(1, 'Joli Soir'),
       ...n(2, 'Baladji', 'Mbideng', 'Onaref'),
@@ -111,7 +151,11 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Bertoua', weight: 2, saleLevel: 0.28, rentLevel: 0.38, english: 0.03,
+    name: 'Bertoua',
+    weight: 2,
+    saleLevel: 0.28,
+    rentLevel: 0.38,
+    english: 0.03,
     neighbourhoods: [
       ...n(1, 'Centre Administratif'),
       ...n(2, 'Enia', 'Nkolbikon'),
@@ -119,12 +163,12 @@ export const CITIES: readonly City[] = [
     ],
   },
   {
-    name: 'Ebolowa', weight: 2.5, saleLevel: 0.3, rentLevel: 0.4, english: 0.03,
-    neighbourhoods: [
-      ...n(1, 'Mekalat'),
-      ...n(2, 'Angalé', "Nko'ovos"),
-      ...n(3, 'Nkoetyé', 'Abang', 'Ebolowa Si', 'New Bell'),
-    ],
+    name: 'Ebolowa',
+    weight: 2.5,
+    saleLevel: 0.3,
+    rentLevel: 0.4,
+    english: 0.03,
+    neighbourhoods: [...n(1, 'Mekalat'), ...n(2, 'Angalé', "Nko'ovos"), ...n(3, 'Nkoetyé', 'Abang', 'Ebolowa Si', 'New Bell')],
   },
 ];
 

@@ -69,7 +69,8 @@ export const contract = c.router(
         query: ZListingQuery,
         responses: { 200: ZListingResponse },
         summary: 'Get one listing',
-        description: 'Public fields of one listing, with its price history. Removed listings stay readable. `currency` is the only parameter; any other is refused.',
+        description:
+          'Public fields of one listing, with its price history. Removed listings stay readable. `currency` is the only parameter; any other is refused.',
         metadata: meta('listings.get'),
       },
     }),
@@ -90,8 +91,7 @@ export const contract = c.router(
         query: ZTrendsQuery,
         responses: { 200: ZTrendsResponse },
         summary: 'Market trends over 30 days',
-        description:
-          `Per city, neighbourhood, type and purpose: listings published in the last 30 days and their prices, with the change against the 30 days before. Each row carries the sample size of both periods; a change is null when either period has fewer than ${TREND_MIN_SAMPLE} listings.`,
+        description: `Per city, neighbourhood, type and purpose: listings published in the last 30 days and their prices, with the change against the 30 days before. Each row carries the sample size of both periods; a change is null when either period has fewer than ${TREND_MIN_SAMPLE} listings.`,
         metadata: meta('market.trends'),
       },
     }),
@@ -105,11 +105,11 @@ export const contract = c.router(
         },
         summary: 'Export listings in bulk (NDJSON)',
         description: [
-          'Every listing matching the search\'s filters, streamed as NDJSON: one JSON object per line, each exactly a search result (a Listing), ordered by `id`, in constant memory whatever the size. Compressed (gzip or br) when `Accept-Encoding` allows.',
+          "Every listing matching the search's filters, streamed as NDJSON: one JSON object per line, each exactly a search result (a Listing), ordered by `id`, in constant memory whatever the size. Compressed (gzip or br) when `Accept-Encoding` allows.",
           '',
           `**Counting.** One call of the quota per started block of ${EXPORT_LINES_PER_CALL.toLocaleString('en-US')} lines: the first block is taken before the first line, each next one before its first line. Once the quota is used up mid-export the connection is cut, and the resumed request gets 429 \`quota_exceeded\`. An export of nothing costs one call.`,
           '',
-          '**Resuming.** A complete export ends with the end of the body; a failure cuts the connection instead. To continue, call again with `after` = the `id` of the last complete line received: no line is lost or sent twice. The SDK\'s `exports.listings()` does this by itself.',
+          "**Resuming.** A complete export ends with the end of the body; a failure cuts the connection instead. To continue, call again with `after` = the `id` of the last complete line received: no line is lost or sent twice. The SDK's `exports.listings()` does this by itself.",
           '',
           'The quota is in the `X-Quota-*` headers (there is no `meta`). Enterprise only.',
         ].join('\n'),

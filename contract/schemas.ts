@@ -11,9 +11,7 @@ import { PLAN_NAMES } from './plans.js';
 // extendApi() annotates the schema object it is given: shared schemas are only ever
 // annotated where they are defined, and a different description needs a new schema.
 
-export const PROPERTY_TYPES = [
-  'villa', 'house', 'apartment', 'studio', 'duplex', 'room', 'land', 'office', 'shop', 'warehouse',
-] as const;
+export const PROPERTY_TYPES = ['villa', 'house', 'apartment', 'studio', 'duplex', 'room', 'land', 'office', 'shop', 'warehouse'] as const;
 export const PURPOSES = ['sale', 'rent', 'furnished_rent'] as const;
 export const LISTING_STATUSES = ['active', 'withdrawn', 'sold', 'rented'] as const;
 export const LISTING_SORTS = ['-listed_at', 'listed_at', 'price', '-price', 'updated_at'] as const;
@@ -45,12 +43,12 @@ export const ZListingStatus = extendApi(oneOf(LISTING_STATUSES), {
   example: 'active',
 });
 export const ZCurrency = extendApi(z.enum(CURRENCIES), {
-  description: 'Currency of every amount in this object: `XAF` (whole francs) or `EUR` (at 655.957 XAF = 1 EUR, rounded half up to the cent), as asked with `currency`.',
+  description:
+    'Currency of every amount in this object: `XAF` (whole francs) or `EUR` (at 655.957 XAF = 1 EUR, rounded half up to the cent), as asked with `currency`.',
   example: 'XAF',
 });
 
-const timestamp = (description: string, example: string) =>
-  extendApi(z.string().datetime({ offset: true }), { description, example });
+const timestamp = (description: string, example: string) => extendApi(z.string().datetime({ offset: true }), { description, example });
 
 /** An amount of money in the answer's `currency`: whole francs, or euros to the cent. */
 const money = (description: string, example: number) =>
@@ -71,7 +69,10 @@ export const ZListing = z.object({
   bathrooms: extendApi(z.number().int(), { description: 'Number of bathrooms (0 for land).', example: 4 }),
   type: ZPropertyType,
   purpose: ZPurpose,
-  price_per_m2: nullableMoney('Price divided by surface (rounded to the franc before any conversion); null when the surface is unknown.', 1071429),
+  price_per_m2: nullableMoney(
+    'Price divided by surface (rounded to the franc before any conversion); null when the surface is unknown.',
+    1071429,
+  ),
   status: ZListingStatus,
   listed_at: timestamp('When the listing was first published (UTC).', '2026-09-14T08:30:00.000Z'),
   updated_at: timestamp('Last change of any public field, status included (UTC).', '2026-11-02T17:05:00.000Z'),
@@ -79,7 +80,10 @@ export const ZListing = z.object({
     description: 'When the listing left the market, or null while active.',
     example: null,
   }),
-  days_on_market: extendApi(z.number().int(), { description: 'Whole days from `listed_at` to removal, or to now while active.', example: 69 }),
+  days_on_market: extendApi(z.number().int(), {
+    description: 'Whole days from `listed_at` to removal, or to now while active.',
+    example: 69,
+  }),
 });
 export type TListing = z.infer<typeof ZListing>;
 
@@ -148,7 +152,12 @@ export const ZListingFilters = z.object({
   neighborhood: textParam('Neighbourhood (of `city` when both are given), matched like `city`.', 'Bonapriso').optional(),
   type: ZPropertyType.optional(),
   purpose: ZPurpose.optional(),
-  min_price: wholeNumberParam('Minimum price, inclusive, in `currency` (XAF by default; with `currency=EUR`, whole euros, compared with the EUR price shown).', 10000000, 0, MAX_PRICE).optional(),
+  min_price: wholeNumberParam(
+    'Minimum price, inclusive, in `currency` (XAF by default; with `currency=EUR`, whole euros, compared with the EUR price shown).',
+    10000000,
+    0,
+    MAX_PRICE,
+  ).optional(),
   max_price: wholeNumberParam('Maximum price, inclusive, in `currency` (as `min_price`).', 500000000, 0, MAX_PRICE).optional(),
   min_surface: wholeNumberParam('Minimum surface, m², inclusive.', 100, 0, MAX_SURFACE).optional(),
   max_surface: wholeNumberParam('Maximum surface, m², inclusive.', 1000, 0, MAX_SURFACE).optional(),
@@ -228,7 +237,10 @@ export const ZStatsQuery = z
       'Bonapriso',
     ).optional(),
     purpose: extendApi(oneOf(PURPOSES), { description: 'Only this purpose. One row per purpose when absent.', example: 'sale' }).optional(),
-    type: extendApi(oneOf(PROPERTY_TYPES), { description: 'Only this property type. Every type together when absent (`type` null).', example: 'villa' }).optional(),
+    type: extendApi(oneOf(PROPERTY_TYPES), {
+      description: 'Only this property type. Every type together when absent (`type` null).',
+      example: 'villa',
+    }).optional(),
     currency: currencyParam('the prices'),
   })
   .strict();
@@ -259,10 +271,19 @@ export const ZMarketStat = z.object({
     description: 'Neighbourhood, or null when the row covers the whole city (no `neighborhood` asked).',
     example: null,
   }),
-  purpose: extendApi(oneOf(PURPOSES), { description: 'Purpose aggregated: sale prices and monthly rents are never mixed.', example: 'sale' }),
-  type: extendApi(oneOf(PROPERTY_TYPES).nullable(), { description: 'Property type, or null when every type is aggregated.', example: null }),
+  purpose: extendApi(oneOf(PURPOSES), {
+    description: 'Purpose aggregated: sale prices and monthly rents are never mixed.',
+    example: 'sale',
+  }),
+  type: extendApi(oneOf(PROPERTY_TYPES).nullable(), {
+    description: 'Property type, or null when every type is aggregated.',
+    example: null,
+  }),
   volume: count('Active listings aggregated.', 5230),
-  sample_size: count('Listings every price figure of this row rests on (the active listings aggregated, so equal to `volume`): read small samples with care.', 5230),
+  sample_size: count(
+    'Listings every price figure of this row rests on (the active listings aggregated, so equal to `volume`): read small samples with care.',
+    5230,
+  ),
   avg_price: money('Mean price.', 98000000),
   min_price: money('Lowest price.', 4500000),
   p25_price: money(`First quartile of price: a quarter of the listings cost less. ${PERCENTILES}`, 32000000),

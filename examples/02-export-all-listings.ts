@@ -14,7 +14,20 @@
  * Within a run, the SDK already resumes a broken export stream by itself; the state file
  * is for when the process itself stops.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import {
   type ListingExport,
@@ -60,8 +73,23 @@ Uses the bulk export when your plan includes it (Enterprise), else pages through
 
 /** The listing fields, in CSV column order. */
 const COLUMNS: (keyof Listing)[] = [
-  'id', 'title', 'price', 'currency', 'city', 'neighborhood', 'surface', 'bedrooms', 'bathrooms', 'type', 'purpose',
-  'price_per_m2', 'status', 'listed_at', 'updated_at', 'removed_at', 'days_on_market',
+  'id',
+  'title',
+  'price',
+  'currency',
+  'city',
+  'neighborhood',
+  'surface',
+  'bedrooms',
+  'bathrooms',
+  'type',
+  'purpose',
+  'price_per_m2',
+  'status',
+  'listed_at',
+  'updated_at',
+  'removed_at',
+  'days_on_market',
 ];
 
 /** Listings written per checkpoint of a bulk export: a crash costs at most this many again. */
@@ -217,7 +245,13 @@ run(async () => {
     writeSync(fd, chunk);
     fsyncSync(fd);
     thisRun += listings.length;
-    state = { ...state, ...next, pages: state.pages + 1, bytes: state.bytes + Buffer.byteLength(chunk), exported: state.exported + listings.length };
+    state = {
+      ...state,
+      ...next,
+      pages: state.pages + 1,
+      bytes: state.bytes + Buffer.byteLength(chunk),
+      exported: state.exported + listings.length,
+    };
     saveState(stateFile, state);
     show(state.exported, state.total, thisRun / ((performance.now() - started) / 1000));
   };

@@ -14,7 +14,10 @@ export interface MigrationStatus {
 
 export async function localMigrations(dir = MIGRATIONS_DIR): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 }
 
 export async function migrationStatus(pool: pg.Pool): Promise<MigrationStatus> {

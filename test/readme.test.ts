@@ -37,7 +37,11 @@ function shBlocks(after: string): string[] {
 async function runVerbatim(script: string): Promise<string[]> {
   const prelude = 'set -euo pipefail\ncurl() { command curl --fail-with-body -sS --write-out "%{stderr}%{http_code}\\n" "$@"; }\n';
   const body = script.replaceAll('./.mboa-data/', `${dir}/`).replaceAll('http://localhost:3000', t.baseUrl);
-  const { stderr } = await promisify(execFile)('bash', ['-c', prelude + body], { cwd: dir, env: { ...process.env }, maxBuffer: 64 * 1024 * 1024 });
+  const { stderr } = await promisify(execFile)('bash', ['-c', prelude + body], {
+    cwd: dir,
+    env: { ...process.env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stderr.trim().split('\n');
 }
 
@@ -48,12 +52,21 @@ it('"Calling the API": every example answers 2xx', async () => {
   const commands = calls.split('\n').filter((l) => /^curl |\$\(curl /.test(l)).length;
   expect(commands).toBeGreaterThanOrEqual(11);
   expect(statuses.length).toBe(commands);
-  expect(statuses.every((s) => s === '200'), statuses.join(' ')).toBe(true);
+  expect(
+    statuses.every((s) => s === '200'),
+    statuses.join(' '),
+  ).toBe(true);
 });
 
 it('the incremental-sync feed and the resumed export answer 2xx', async () => {
-  const setup = shBlocks('## Calling the API')[0].split('\n').filter((l) => /^[A-Z]+=/.test(l)).join('\n');
+  const setup = shBlocks('## Calling the API')[0]
+    .split('\n')
+    .filter((l) => /^[A-Z]+=/.test(l))
+    .join('\n');
   const statuses = await runVerbatim([setup, shBlocks('The incremental-sync feed')[0], shBlocks('**Bulk export**')[0]].join('\n'));
   expect(statuses.length).toBeGreaterThanOrEqual(3);
-  expect(statuses.every((s) => s === '200'), statuses.join(' ')).toBe(true);
+  expect(
+    statuses.every((s) => s === '200'),
+    statuses.join(' '),
+  ).toBe(true);
 });

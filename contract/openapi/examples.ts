@@ -69,7 +69,8 @@ function page(currency: Currency): TListingsPage {
       total: 1842,
       returned: 2,
       limit: 2,
-      next_cursor: 'eyJ2IjoxLCJmIjoiVjJ4a1pXNWhiV1VpIiwiayI6WyIyMDI2LTA5LTE0VDA4OjMwOjAwLjAwMFoiLCJsc3RfOGcya3E0bTd4OWMzdjViMW42ZDAiXSwidCI6MTg0Mn0.Qm9uYXByaXNvVmlsbGE1Q2g',
+      next_cursor:
+        'eyJ2IjoxLCJmIjoiVjJ4a1pXNWhiV1VpIiwiayI6WyIyMDI2LTA5LTE0VDA4OjMwOjAwLjAwMFoiLCJsc3RfOGcya3E0bTd4OWMzdjViMW42ZDAiXSwidCI6MTg0Mn0.Qm9uYXByaXNvVmlsbGE1Q2g',
       has_more: true,
       quota: QUOTA,
       request_id: REQUEST_ID,
@@ -223,7 +224,9 @@ export const PROBLEM_EXAMPLES: Record<number, Record<string, NamedExample>> = {
   400: {
     validation_error: {
       summary: 'A parameter out of range',
-      value: problem('validation_error', 'limit: must be between 1 and 200', { errors: [{ path: 'limit', message: 'must be between 1 and 200' }] }),
+      value: problem('validation_error', 'limit: must be between 1 and 200', {
+        errors: [{ path: 'limit', message: 'must be between 1 and 200' }],
+      }),
     },
     unknown_city: {
       summary: 'An unknown city, with the closest known names',
@@ -246,7 +249,10 @@ export const PROBLEM_EXAMPLES: Record<number, Record<string, NamedExample>> = {
     },
   },
   401: {
-    missing_api_key: { summary: 'No X-API-Key header', value: problem('missing_api_key', 'Send your API key in the X-API-Key header.', {}, null) },
+    missing_api_key: {
+      summary: 'No X-API-Key header',
+      value: problem('missing_api_key', 'Send your API key in the X-API-Key header.', {}, null),
+    },
     invalid_api_key: {
       summary: 'An unknown, malformed or revoked key',
       value: problem('invalid_api_key', 'The API key is not valid: it is unknown, malformed or revoked.', {}, null),
@@ -275,7 +281,10 @@ export const PROBLEM_EXAMPLES: Record<number, Record<string, NamedExample>> = {
     },
   },
   429: {
-    rate_limited: { summary: 'Over the per-minute limit', value: problem('rate_limited', 'Rate limit of 30 calls per minute reached. Retry in 41 s.') },
+    rate_limited: {
+      summary: 'Over the per-minute limit',
+      value: problem('rate_limited', 'Rate limit of 30 calls per minute reached. Retry in 41 s.'),
+    },
     quota_exceeded: {
       summary: 'Monthly quota used up',
       value: problem(
@@ -293,6 +302,9 @@ export const PROBLEM_EXAMPLES: Record<number, Record<string, NamedExample>> = {
     },
   },
   503: {
-    unavailable: { summary: 'Database unreachable', value: problem('unavailable', 'The service is temporarily unavailable. Retry in a few seconds.', {}, null) },
+    unavailable: {
+      summary: 'Database unreachable',
+      value: problem('unavailable', 'The service is temporarily unavailable. Retry in a few seconds.', {}, null),
+    },
   },
 };

@@ -12,7 +12,8 @@ const unixSeconds = { type: 'integer', minimum: 0 };
 /** `components.headers`. */
 export const HEADERS: Record<string, Header> = {
   'X-Request-Id': {
-    description: 'Identifier of this request (your own `X-Request-Id` of 8 to 64 safe characters is kept); equals `meta.request_id`. Quote it to support.',
+    description:
+      'Identifier of this request (your own `X-Request-Id` of 8 to 64 safe characters is kept); equals `meta.request_id`. Quote it to support.',
     required: true,
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{8,64}$' },
     example: 'req_3x9f0a1b2c4d5e6f',
@@ -27,7 +28,11 @@ export const HEADERS: Record<string, Header> = {
     schema: { type: 'string', pattern: '^"minute";r=\\d+;t=\\d+$' },
     example: '"minute";r=12;t=41',
   },
-  'X-RateLimit-Limit': { description: 'Calls allowed per minute. Absent on plans without a limit.', schema: { type: 'integer', minimum: 1 }, example: 30 },
+  'X-RateLimit-Limit': {
+    description: 'Calls allowed per minute. Absent on plans without a limit.',
+    schema: { type: 'integer', minimum: 1 },
+    example: 30,
+  },
   'X-RateLimit-Remaining': { description: 'Calls left in this minute.', schema: { type: 'integer', minimum: 0 }, example: 12 },
   'X-RateLimit-Reset': { description: 'When this minute ends (Unix seconds).', schema: unixSeconds, example: 1795340441 },
   'X-Quota-Limit': {
@@ -40,14 +45,23 @@ export const HEADERS: Record<string, Header> = {
     schema: { type: 'string', pattern: '^(\\d+|unlimited)$' },
     example: '8765',
   },
-  'X-Quota-Reset': { description: 'When the monthly count returns to zero: 00:00 UTC on the 1st (Unix seconds).', schema: unixSeconds, example: 1796083200 },
+  'X-Quota-Reset': {
+    description: 'When the monthly count returns to zero: 00:00 UTC on the 1st (Unix seconds).',
+    schema: unixSeconds,
+    example: 1796083200,
+  },
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 1 }, example: 41 },
   'X-Should-Retry': {
     description: '`false` on `quota_exceeded`: retrying before the reset cannot succeed.',
     schema: { type: 'string', enum: ['false'] },
     example: 'false',
   },
-  Allow: { description: 'The methods this path answers.', required: true, schema: { type: 'string', enum: ['GET, HEAD'] }, example: 'GET, HEAD' },
+  Allow: {
+    description: 'The methods this path answers.',
+    required: true,
+    schema: { type: 'string', enum: ['GET, HEAD'] },
+    example: 'GET, HEAD',
+  },
 };
 
 const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
@@ -58,7 +72,10 @@ const QUOTA_HEADERS = ['X-Quota-Limit', 'X-Quota-Remaining', 'X-Quota-Reset'] as
 /** Headers of a 2xx answer: the quota is always reported, the rate limit where the plan has one. */
 export function successHeaders(): Record<string, unknown> {
   const quota = Object.fromEntries(
-    QUOTA_HEADERS.map((h) => [h, { description: HEADERS[h].description, required: true, schema: HEADERS[h].schema, example: HEADERS[h].example }]),
+    QUOTA_HEADERS.map((h) => [
+      h,
+      { description: HEADERS[h].description, required: true, schema: HEADERS[h].schema, example: HEADERS[h].example },
+    ]),
   );
   return { 'X-Request-Id': ref('X-Request-Id'), ...quota, ...Object.fromEntries(RATE_HEADERS.map((h) => [h, ref(h)])) };
 }
@@ -80,12 +97,27 @@ interface ErrorResponse {
 }
 
 const codesOf = (status: number) =>
-  (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => ERROR_CODES[c].status === status).map((c) => `\`${c}\``).join(', ');
+  (Object.keys(ERROR_CODES) as ErrorCode[])
+    .filter((c) => ERROR_CODES[c].status === status)
+    .map((c) => `\`${c}\``)
+    .join(', ');
 
 export const ERROR_RESPONSES: ErrorResponse[] = [
-  { name: 'BadRequest', status: 400, description: `${codesOf(400)}: a parameter is malformed, out of range, unknown (\`errors\` lists each; an unknown place comes with \`suggestions\`), or a cursor is altered or reused with other filters. Never charged.` },
-  { name: 'Unauthorized', status: 401, description: `${codesOf(401)}: no key, or a key unknown, malformed or revoked (one answer for the three).` },
-  { name: 'Forbidden', status: 403, description: `${codesOf(403)}: the endpoint is not in your plan (the detail names the plans that include it), or the account is suspended.` },
+  {
+    name: 'BadRequest',
+    status: 400,
+    description: `${codesOf(400)}: a parameter is malformed, out of range, unknown (\`errors\` lists each; an unknown place comes with \`suggestions\`), or a cursor is altered or reused with other filters. Never charged.`,
+  },
+  {
+    name: 'Unauthorized',
+    status: 401,
+    description: `${codesOf(401)}: no key, or a key unknown, malformed or revoked (one answer for the three).`,
+  },
+  {
+    name: 'Forbidden',
+    status: 403,
+    description: `${codesOf(403)}: the endpoint is not in your plan (the detail names the plans that include it), or the account is suspended.`,
+  },
   { name: 'NotFound', status: 404, description: `${codesOf(404)}: no listing has this id.` },
   {
     name: 'MethodNotAllowed',
@@ -99,8 +131,17 @@ export const ERROR_RESPONSES: ErrorResponse[] = [
     description: `${codesOf(429)}: over the per-minute limit (retry after \`Retry-After\` seconds) or the monthly quota used up (\`Retry-After\` until the reset, \`X-Should-Retry: false\`).`,
     extraHeaders: ['Retry-After', 'X-Should-Retry'],
   },
-  { name: 'InternalError', status: 500, description: `${codesOf(500)}: our fault; quote the request id (no stack trace or SQL is ever sent).` },
-  { name: 'Unavailable', status: 503, description: `${codesOf(503)}: the database cannot be reached; retry after \`Retry-After\` seconds.`, extraHeaders: ['Retry-After'] },
+  {
+    name: 'InternalError',
+    status: 500,
+    description: `${codesOf(500)}: our fault; quote the request id (no stack trace or SQL is ever sent).`,
+  },
+  {
+    name: 'Unavailable',
+    status: 503,
+    description: `${codesOf(503)}: the database cannot be reached; retry after \`Retry-After\` seconds.`,
+    extraHeaders: ['Retry-After'],
+  },
 ];
 
 /** `components.responses`: problem+json bodies with their headers and examples. */

@@ -68,7 +68,5 @@ export function codeSamples(endpoint: EndpointName, path: string, origin: string
 
 /** The samples as Markdown, appended to the operation's description. */
 export function samplesMarkdown(samples: CodeSample[]): string {
-  return samples
-    .map((s) => `**${s.label}**\n\n\`\`\`${s.lang === 'Shell' ? 'sh' : 'ts'}\n${s.source}\n\`\`\``)
-    .join('\n\n');
+  return samples.map((s) => `**${s.label}**\n\n\`\`\`${s.lang === 'Shell' ? 'sh' : 'ts'}\n${s.source}\n\`\`\``).join('\n\n');
 }

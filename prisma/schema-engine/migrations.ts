@@ -11,10 +11,7 @@ import { MIGRATIONS_DIR, SCHEMA_PATH } from '../paths.js';
 import { loadBindings } from './load-wasm.js';
 import { migrationAwareFactory, poolConfig } from './pg-adapter.js';
 
-export async function withSchemaEngine<T>(
-  databaseUrl: string,
-  run: (engine: SchemaEngine, schema: string) => Promise<T>,
-): Promise<T> {
+export async function withSchemaEngine<T>(databaseUrl: string, run: (engine: SchemaEngine, schema: string) => Promise<T>): Promise<T> {
   const { SchemaEngine } = await loadBindings();
   const schema = await readFile(SCHEMA_PATH, 'utf8');
   const adapter = bindMigrationAwareSqlAdapterFactory(migrationAwareFactory(poolConfig(databaseUrl)));
@@ -28,7 +25,10 @@ export async function withSchemaEngine<T>(
 
 export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<MigrationList> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const migrationDirectories = await Promise.all(
     names.map(async (name) => {
       const file = join(dir, name, 'migration.sql');
@@ -82,9 +82,7 @@ export async function diffMigrationsToSchema(databaseUrl: string): Promise<strin
   const migrationsList = await loadMigrations();
   return withSchemaEngine(databaseUrl, async (engine, schema) => {
     const from =
-      migrationsList.migrationDirectories.length === 0
-        ? ({ tag: 'empty' } as const)
-        : ({ tag: 'migrations', ...migrationsList } as const);
+      migrationsList.migrationDirectories.length === 0 ? ({ tag: 'empty' } as const) : ({ tag: 'migrations', ...migrationsList } as const);
     const out = await engine.diff({
       from,
       to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: schema }] },

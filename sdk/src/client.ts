@@ -157,7 +157,9 @@ function normalizeBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new MboaError(`baseUrl must be an absolute http(s) URL such as ${DEFAULT_BASE_URL}; got "${raw}".`, { code: 'configuration_error' });
+    throw new MboaError(`baseUrl must be an absolute http(s) URL such as ${DEFAULT_BASE_URL}; got "${raw}".`, {
+      code: 'configuration_error',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new MboaError(`baseUrl must use http or https; got "${raw}".`, { code: 'configuration_error' });

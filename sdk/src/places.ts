@@ -6,18 +6,7 @@
 
 /** A city Mboa covers, spelt as the API returns it. */
 export type KnownCity =
-  | 'Douala'
-  | 'Yaoundé'
-  | 'Bafoussam'
-  | 'Garoua'
-  | 'Bamenda'
-  | 'Buea'
-  | 'Limbe'
-  | 'Kribi'
-  | 'Maroua'
-  | 'Ngaoundéré'
-  | 'Bertoua'
-  | 'Ebolowa';
+  'Douala' | 'Yaoundé' | 'Bafoussam' | 'Garoua' | 'Bamenda' | 'Buea' | 'Limbe' | 'Kribi' | 'Maroua' | 'Ngaoundéré' | 'Bertoua' | 'Ebolowa';
 
 /**
  * A city parameter: one of the known cities (suggested by editors), or any string, such

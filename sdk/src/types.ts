@@ -8,17 +8,7 @@
 import type { City } from './places.js';
 
 /** Kind of property. */
-export type PropertyType =
-  | 'villa'
-  | 'house'
-  | 'apartment'
-  | 'studio'
-  | 'duplex'
-  | 'room'
-  | 'land'
-  | 'office'
-  | 'shop'
-  | 'warehouse';
+export type PropertyType = 'villa' | 'house' | 'apartment' | 'studio' | 'duplex' | 'room' | 'land' | 'office' | 'shop' | 'warehouse';
 
 /** Purpose of a listing. Rent prices are per month. */
 export type Purpose = 'sale' | 'rent' | 'furnished_rent';

@@ -43,7 +43,9 @@ describe('error classes', () => {
   it.each(cases)('%s (%i) throws %o', async (code, status, Class, parents) => {
     const q = quota({ used: 42 });
     server.use(http.get(`${API}/market/stats`, () => problem(status, code, { quota: q, headers: { 'X-Should-Retry': 'false' } })));
-    const error = await client().market.stats().catch((e: unknown) => e);
+    const error = await client()
+      .market.stats()
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(Class);
     for (const Parent of parents) expect(error).toBeInstanceOf(Parent);
@@ -70,37 +72,53 @@ describe('error classes', () => {
       { path: 'colour', message: 'is not a known parameter' },
     ];
     server.use(http.get(`${API}/listings`, () => problem(400, 'validation_error', { errors })));
-    const error = await client().listings.search({ limit: 500 }).catch((e: unknown) => e);
+    const error = await client()
+      .listings.search({ limit: 500 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).errors).toEqual(errors);
   });
 
   it('RateLimitError and QuotaExceededError say when to come back', async () => {
     server.use(http.get(`${API}/ping`, () => problem(429, 'rate_limited', { headers: { 'Retry-After': '3600' } })));
-    const rate = await client({ maxRetries: 0 }).ping().catch((e: unknown) => e);
+    const rate = await client({ maxRetries: 0 })
+      .ping()
+      .catch((e: unknown) => e);
     expect(rate).toMatchObject({ retryAfter: 3600 });
 
     const q = quota({ used: 10_000, remaining: 0 });
-    server.use(http.get(`${API}/ping`, () => problem(429, 'quota_exceeded', { quota: q, headers: { 'Retry-After': '86400', 'X-Should-Retry': 'false' } })));
-    const exceeded = await client().ping().catch((e: unknown) => e);
+    server.use(
+      http.get(`${API}/ping`, () =>
+        problem(429, 'quota_exceeded', { quota: q, headers: { 'Retry-After': '86400', 'X-Should-Retry': 'false' } }),
+      ),
+    );
+    const exceeded = await client()
+      .ping()
+      .catch((e: unknown) => e);
     expect(exceeded).toMatchObject({ retryAfter: 86400, resetsAt: q.resets_at });
   });
 
   it('takes the request id from the header when the body has none', async () => {
     server.use(http.get(`${API}/ping`, () => new HttpResponse('Bad Gateway', { status: 502, headers: { 'X-Request-Id': 'req_gateway' } })));
-    const error = await client({ maxRetries: 0 }).ping().catch((e: unknown) => e);
+    const error = await client({ maxRetries: 0 })
+      .ping()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 502, code: 'internal_error', requestId: 'req_gateway', detail: 'Bad Gateway', meta: undefined });
   });
 
   it('falls back on the status for unknown codes and bodies', async () => {
     server.use(http.get(`${API}/ping`, () => HttpResponse.json({ message: 'no' }, { status: 403 })));
-    const error = await client().ping().catch((e: unknown) => e);
+    const error = await client()
+      .ping()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionDeniedError);
     expect(error).not.toBeInstanceOf(PlanForbiddenError);
 
     server.use(http.get(`${API}/ping`, () => new HttpResponse(null, { status: 405 })));
-    const other = await client().ping().catch((e: unknown) => e);
+    const other = await client()
+      .ping()
+      .catch((e: unknown) => e);
     expect(other).toBeInstanceOf(APIError);
     expect(other).toMatchObject({ status: 405, code: 'http_405' });
   });

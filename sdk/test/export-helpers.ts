@@ -63,7 +63,9 @@ export function serveExport(items: Listing[], script: Step[] = [], options: { ch
           controller.error(new TypeError('terminated: other side closed'));
         },
       });
-      return new HttpResponse(stream, { headers: { ...EXPORT_HEADERS, 'X-Request-Id': `req_export_${requests.length}`, ...options.headers } });
+      return new HttpResponse(stream, {
+        headers: { ...EXPORT_HEADERS, 'X-Request-Id': `req_export_${requests.length}`, ...options.headers },
+      });
     }),
   );
   return { requests };

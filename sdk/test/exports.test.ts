@@ -80,7 +80,9 @@ describe('exports.listings: a complete export', () => {
   });
 
   it('reads the quota from the X-Quota-* headers', async () => {
-    serveExport(exportItems(3), [], { headers: { 'X-Quota-Limit': '2000000', 'X-Quota-Remaining': '1999000', 'X-Quota-Reset': '1796083200' } });
+    serveExport(exportItems(3), [], {
+      headers: { 'X-Quota-Limit': '2000000', 'X-Quota-Remaining': '1999000', 'X-Quota-Reset': '1796083200' },
+    });
     const limited = client().exports.listings();
     await settle(collect(limited));
     expect(limited.quota).toEqual({ limit: 2_000_000, remaining: 1_999_000, resetsAt: '2026-12-01T00:00:00.000Z' });
@@ -151,7 +153,12 @@ describe('exports.listings: resuming', () => {
   it('retries at most maxRetries times between two listings, then throws with lastId set', async () => {
     const items = exportItems(20);
     // 3 listings, then three breaks in a row before any new listing.
-    const { requests } = serveExport(items, [{ lines: 3, halfLine: true }, { lines: 0, halfLine: true }, { lines: 0 }, { lines: 0, halfLine: true }]);
+    const { requests } = serveExport(items, [
+      { lines: 3, halfLine: true },
+      { lines: 0, halfLine: true },
+      { lines: 0 },
+      { lines: 0, halfLine: true },
+    ]);
     const exp = client({ maxRetries: 2 }).exports.listings();
     const seen: Listing[] = [];
     const { error } = await settle(
@@ -290,7 +297,9 @@ describe('exports.listings: errors before the stream', () => {
     server.use(
       http.get(`${API}/exports/listings`, () => {
         calls++;
-        return new HttpResponse(`${JSON.stringify(exportItems(1)[0])}\n<oops>\n`, { headers: { ...EXPORT_HEADERS, 'X-Request-Id': 'req_bad' } });
+        return new HttpResponse(`${JSON.stringify(exportItems(1)[0])}\n<oops>\n`, {
+          headers: { ...EXPORT_HEADERS, 'X-Request-Id': 'req_bad' },
+        });
       }),
     );
     const { error } = await settle(collect(client().exports.listings()));

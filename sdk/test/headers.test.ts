@@ -30,7 +30,10 @@ describe('request headers', () => {
     const seen = recordHeaders();
     await client({ appInfo: { name: 'loan-valuer', version: '1.2.0' } }).ping();
     await client({ appInfo: { name: 'nightly_sync' } }).ping();
-    expect(seen.map((h) => h.get('user-agent'))).toEqual([`mboa-sdk-js/${VERSION} loan-valuer/1.2.0`, `mboa-sdk-js/${VERSION} nightly_sync`]);
+    expect(seen.map((h) => h.get('user-agent'))).toEqual([
+      `mboa-sdk-js/${VERSION} loan-valuer/1.2.0`,
+      `mboa-sdk-js/${VERSION} nightly_sync`,
+    ]);
   });
 
   it('refuses an appInfo that would break the User-Agent', () => {

@@ -43,7 +43,9 @@ describe('debug logging', () => {
       attempt: 1,
     });
     expect(details.durationMs).toBeGreaterThanOrEqual(0);
-    expect(message).toMatch(/^\[mboa\] GET http:\/\/mboa\.test\/api\/v1\/listings\?city=Douala&limit=5 → 200 in \d+ ms \(request req_page, attempt 1\)$/);
+    expect(message).toMatch(
+      /^\[mboa\] GET http:\/\/mboa\.test\/api\/v1\/listings\?city=Douala&limit=5 → 200 in \d+ ms \(request req_page, attempt 1\)$/,
+    );
   });
 
   it('logs each retry with its delay and the retries left, then the answer that succeeded', async () => {
@@ -61,7 +63,9 @@ describe('debug logging', () => {
   it('logs connection errors', async () => {
     const { lines, logger } = capture();
     server.use(http.get(`${API}/ping`, () => HttpResponse.error()));
-    await client({ logLevel: 'debug', logger, maxRetries: 0 }).ping().catch(() => undefined);
+    await client({ logLevel: 'debug', logger, maxRetries: 0 })
+      .ping()
+      .catch(() => undefined);
     expect(lines).toHaveLength(1);
     expect(lines[0]!.details).toMatchObject({ event: 'error', url: `${API}/ping`, attempt: 1 });
     expect(lines[0]!.details.error).toMatch(/^Connection error/);

@@ -116,7 +116,9 @@ describe('quota warning', () => {
   it('counts a quota_exceeded error as crossing the threshold', async () => {
     const onQuotaWarning = vi.fn();
     server.use(http.get(`${API}/ping`, () => problem(429, 'quota_exceeded', { quota: quota({ used: 10_000, remaining: 0 }) })));
-    await client({ quotaWarningAt: 0.8, onQuotaWarning }).ping().catch(() => undefined);
+    await client({ quotaWarningAt: 0.8, onQuotaWarning })
+      .ping()
+      .catch(() => undefined);
     expect(onQuotaWarning).toHaveBeenCalledTimes(1);
   });
 });

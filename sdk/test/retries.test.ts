@@ -108,7 +108,11 @@ describe('retries', () => {
 
   it('never retries quota_exceeded', async () => {
     const times = sequence([
-      () => problem(429, 'quota_exceeded', { headers: { 'Retry-After': '5', 'X-Should-Retry': 'false' }, quota: quota({ used: 10_000, remaining: 0 }) }),
+      () =>
+        problem(429, 'quota_exceeded', {
+          headers: { 'Retry-After': '5', 'X-Should-Retry': 'false' },
+          quota: quota({ used: 10_000, remaining: 0 }),
+        }),
     ]);
     const { error } = await settle(client().ping());
     expect(error).toBeInstanceOf(QuotaExceededError);

@@ -30,7 +30,9 @@ describe('timeouts and cancellation', () => {
 
   it('gives up an attempt after timeout ms and throws TimeoutError', async () => {
     const attempts = hang();
-    const call = client({ timeout: 2_000, maxRetries: 0 }).ping().catch((e: unknown) => e);
+    const call = client({ timeout: 2_000, maxRetries: 0 })
+      .ping()
+      .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(1_999);
     expect(attempts.count).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -42,7 +44,9 @@ describe('timeouts and cancellation', () => {
 
   it('retries timed-out attempts, and the call option overrides the client', async () => {
     const attempts = hang();
-    const call = client({ timeout: 60_000 }).ping({ timeout: 1_000, maxRetries: 1 }).catch((e: unknown) => e);
+    const call = client({ timeout: 60_000 })
+      .ping({ timeout: 1_000, maxRetries: 1 })
+      .catch((e: unknown) => e);
     // 1 s attempt, 0.5 s backoff, 1 s attempt.
     await vi.advanceTimersByTimeAsync(2_500);
     expect(await call).toBeInstanceOf(TimeoutError);
@@ -52,7 +56,9 @@ describe('timeouts and cancellation', () => {
   it('aborts an attempt in flight through the signal, without retrying', async () => {
     const attempts = hang();
     const controller = new AbortController();
-    const call = client().ping({ signal: controller.signal }).catch((e: unknown) => e);
+    const call = client()
+      .ping({ signal: controller.signal })
+      .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(100);
     controller.abort();
     const error = await call;
@@ -71,7 +77,9 @@ describe('timeouts and cancellation', () => {
       }),
     );
     const controller = new AbortController();
-    const call = client().ping({ signal: controller.signal }).catch((e: unknown) => e);
+    const call = client()
+      .ping({ signal: controller.signal })
+      .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(100);
     expect(attempts).toBe(1);
     controller.abort();
@@ -104,7 +112,10 @@ describe('timeouts and cancellation', () => {
       }),
     );
     const controller = new AbortController();
-    const walk = client().listings.search({}, { signal: controller.signal }).toArray({ max: 10 }).catch((e: unknown) => e);
+    const walk = client()
+      .listings.search({}, { signal: controller.signal })
+      .toArray({ max: 10 })
+      .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(100);
     controller.abort();
     expect(await walk).toBeInstanceOf(RequestAbortedError);
@@ -140,9 +151,13 @@ describe('fetch', () => {
 
   it('turns a fetch failure into ConnectionError with the underlying reason', async () => {
     const failing = async () => {
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+      });
     };
-    const error = await client({ fetch: failing, maxRetries: 0 }).ping().catch((e: unknown) => e);
+    const error = await client({ fetch: failing, maxRetries: 0 })
+      .ping()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toContain('ECONNREFUSED');
     expect((error as Error).cause).toBeInstanceOf(TypeError);

@@ -12,7 +12,7 @@ import type { ListingExportParams } from '../src/export-types.js';
 import type { City, KnownCity } from '../src/places.js';
 
 /** Exact type equality (not mere assignability): optional vs required, extra keys, `null`s all count. */
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 /** Compiles only when `T` is `true`. */
 type Assert<T extends true> = T;
 /**
@@ -63,15 +63,19 @@ export type Checks = [
 describe('SDK types', () => {
   // tsconfig.build.json: the published sources without Node types; tsconfig.json: with
   // the tests, hence the assertions above.
-  it.each(['tsconfig.build.json', 'tsconfig.json'])('type-check under %s (types equal the contract)', (config) => {
-    const tsc = fileURLToPath(new URL('../../node_modules/.bin/tsc', import.meta.url));
-    const project = fileURLToPath(new URL(`../${config}`, import.meta.url));
-    let output = '';
-    try {
-      execFileSync(tsc, ['-p', project, '--noEmit', '--pretty', 'false'], { encoding: 'utf8', stdio: 'pipe' });
-    } catch (err) {
-      output = String((err as { stdout?: string }).stdout ?? err);
-    }
-    expect(output).toBe('');
-  }, 60_000);
+  it.each(['tsconfig.build.json', 'tsconfig.json'])(
+    'type-check under %s (types equal the contract)',
+    (config) => {
+      const tsc = fileURLToPath(new URL('../../node_modules/.bin/tsc', import.meta.url));
+      const project = fileURLToPath(new URL(`../${config}`, import.meta.url));
+      let output = '';
+      try {
+        execFileSync(tsc, ['-p', project, '--noEmit', '--pretty', 'false'], { encoding: 'utf8', stdio: 'pipe' });
+      } catch (err) {
+        output = String((err as { stdout?: string }).stdout ?? err);
+      }
+      expect(output).toBe('');
+    },
+    60_000,
+  );
 });

@@ -12,7 +12,7 @@ function answer(path: string, body: object, requestId: string) {
     http.get(`${API}${path}`, () => {
       calls.count++;
       return HttpResponse.json(body, {
-        headers: { 'X-Request-Id': requestId, 'X-Quota-Remaining': '8765', 'RateLimit': '"minute";r=29;t=60' },
+        headers: { 'X-Request-Id': requestId, 'X-Quota-Remaining': '8765', RateLimit: '"minute";r=29;t=60' },
       });
     }),
   );
@@ -41,7 +41,10 @@ describe('withResponse()', () => {
   });
 
   it('works on every call: listing detail, market stats and trends', async () => {
-    const detail = { data: { ...listing(1), price_history: [{ date: '2026-11-01T10:00:00.000Z', price: 100_000_001 }] }, meta: meta('req_get') };
+    const detail = {
+      data: { ...listing(1), price_history: [{ date: '2026-11-01T10:00:00.000Z', price: 100_000_001 }] },
+      meta: meta('req_get'),
+    };
     answer(`/listings/${listing(1).id}`, detail, 'req_get');
     answer('/market/stats', { data: [], meta: { total: 0, returned: 0, ...meta('req_stats') } }, 'req_stats');
     answer('/market/trends', { data: [], meta: { total: 0, returned: 0, ...meta('req_trends') } }, 'req_trends');

@@ -67,7 +67,8 @@ export async function createAccount(
 ): Promise<{ account: AccountView; key: string; keyInfo: KeyView }> {
   const email = normalizeEmail(input.email);
   if (!(input.plan in PLANS)) throw new AccountRuleError('invalid_input', `unknown plan ${input.plan}`);
-  if (input.contractEnd && input.plan !== 'enterprise') throw new AccountRuleError('invalid_input', 'a contract end date applies to Enterprise only');
+  if (input.contractEnd && input.plan !== 'enterprise')
+    throw new AccountRuleError('invalid_input', 'a contract end date applies to Enterprise only');
   const monthlyQuotaOverride = positiveOrNull(input.monthlyQuotaOverride, 'monthly quota');
   const rateLimitOverride = positiveOrNull(input.rateLimitOverride, 'rate limit');
   const generated = generateApiKey();

@@ -68,7 +68,13 @@ export function chargedPlanForDay(changes: readonly PlanChangeEntry[], dayStart:
 }
 
 /** Lines for the days of one month from day 1 up to `lastDay` (included), none after a closure. */
-function linesFor(changes: readonly PlanChangeEntry[], year: number, month: number, lastDay: number, closedAt: Date | null): StatementLine[] {
+function linesFor(
+  changes: readonly PlanChangeEntry[],
+  year: number,
+  month: number,
+  lastDay: number,
+  closedAt: Date | null,
+): StatementLine[] {
   const dim = daysInMonth(year, month);
   const runs: Array<{ plan: PlanName; from: Date; to: Date; days: number }> = [];
   for (let d = 1; d <= lastDay; d++) {
@@ -139,7 +145,11 @@ export function monthlyStatements(history: readonly PlanChangeEntry[], now: Date
 export async function accountStatements(prisma: Prisma, accountId: string, now = new Date()): Promise<MonthStatement[]> {
   const [account, changes] = await Promise.all([
     prisma.account.findUnique({ where: { id: accountId }, select: { plan: true, createdAt: true, closedAt: true } }),
-    prisma.planChange.findMany({ where: { accountId }, orderBy: [{ changedAt: 'asc' }, { id: 'asc' }], select: { plan: true, changedAt: true } }),
+    prisma.planChange.findMany({
+      where: { accountId },
+      orderBy: [{ changedAt: 'asc' }, { id: 'asc' }],
+      select: { plan: true, changedAt: true },
+    }),
   ]);
   if (!account) return [];
   const history: PlanChangeEntry[] = changes.length > 0 ? changes : [{ plan: account.plan, changedAt: account.createdAt }];

@@ -70,7 +70,9 @@ export async function changePlan(
   const contractData = terms
     ? {
         contractEnd: terms.contractEnd,
-        ...(terms.monthlyQuotaOverride !== undefined ? { monthlyQuotaOverride: positiveOrNull(terms.monthlyQuotaOverride, 'monthly quota') } : {}),
+        ...(terms.monthlyQuotaOverride !== undefined
+          ? { monthlyQuotaOverride: positiveOrNull(terms.monthlyQuotaOverride, 'monthly quota') }
+          : {}),
         ...(terms.rateLimitOverride !== undefined ? { rateLimitOverride: positiveOrNull(terms.rateLimitOverride, 'rate limit') } : {}),
       }
     : {};
@@ -86,8 +88,9 @@ export async function changePlan(
       return accountView(await tx.account.update({ where: { id: accountId }, data: contractData }));
     }
     const maxKeys = PLANS[plan].maxKeys;
-    const activeKeys = (await tx.apiKey.findMany({ where: { accountId, kind: 'live', revokedAt: null }, orderBy: { createdAt: 'asc' } }))
-      .filter((k) => isKeyActive(k, now));
+    const activeKeys = (
+      await tx.apiKey.findMany({ where: { accountId, kind: 'live', revokedAt: null }, orderBy: { createdAt: 'asc' } })
+    ).filter((k) => isKeyActive(k, now));
     if (maxKeys !== null && activeKeys.length > maxKeys) {
       const excess = activeKeys.length - maxKeys;
       throw new AccountRuleError(

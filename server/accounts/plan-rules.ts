@@ -19,7 +19,6 @@ export function isSelfServe(plan: PlanName): boolean {
 /** Who asks for a change: customers are held to the self-serve rules, operators are not. */
 export type Actor = 'customer' | 'operator';
 
-
 /**
  * True while an Enterprise contract binds the account: up to and including its last day
  * (UTC). An Enterprise account without an end date is bound until an operator sets one.

@@ -58,7 +58,6 @@ export function secondsUntilReset(now: Date): number {
   return Math.max(1, Math.ceil((nextMonthStart(now).getTime() - now.getTime()) / 1000));
 }
 
-
 /* ---------------------------------------------------------------- limits */
 
 export interface LimitFields {
@@ -135,6 +134,9 @@ export function quotaView(plan: PlanName, monthlyQuota: number | null, used: num
  * Locks the account row for the rest of the transaction: key creation, rotation and plan
  * changes take it, so two of them on one account never both pass a limit check.
  */
-export async function lockAccount(tx: { $queryRaw: (q: TemplateStringsArray, ...v: unknown[]) => Promise<unknown> }, accountId: string): Promise<void> {
+export async function lockAccount(
+  tx: { $queryRaw: (q: TemplateStringsArray, ...v: unknown[]) => Promise<unknown> },
+  accountId: string,
+): Promise<void> {
   await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
 }

@@ -70,7 +70,15 @@ export async function rotateKey(
     const generated = generateApiKey(old.kind);
     const previous = await tx.apiKey.update({ where: { id: old.id }, data: { expiresAt } });
     const created = await tx.apiKey.create({
-      data: { id: randomId('key'), accountId, name: old.name, kind: old.kind, hash: generated.hash, prefix: generated.prefix, createdAt: now },
+      data: {
+        id: randomId('key'),
+        accountId,
+        name: old.name,
+        kind: old.kind,
+        hash: generated.hash,
+        prefix: generated.prefix,
+        createdAt: now,
+      },
     });
     return { key: generated.key, keyInfo: keyView(created, now), previous: keyView(previous, now) };
   });

@@ -18,7 +18,10 @@ export async function confirmEmail(prisma: Prisma, token: unknown, now = new Dat
   return prisma.$transaction(async (tx) => {
     const used = await useToken(tx as unknown as Prisma, token, 'verify_email', now);
     if (used.state !== 'valid') return used;
-    const { count } = await tx.account.updateMany({ where: { id: used.accountId, emailVerifiedAt: null, closedAt: null }, data: { emailVerifiedAt: now } });
+    const { count } = await tx.account.updateMany({
+      where: { id: used.accountId, emailVerifiedAt: null, closedAt: null },
+      data: { emailVerifiedAt: now },
+    });
     return { state: count === 1 ? 'confirmed' : 'already', accountId: used.accountId };
   });
 }

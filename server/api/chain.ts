@@ -68,7 +68,9 @@ export function apiIdentity(deps: PipelineDeps): Chain {
   const touch = (key: ResolvedKey, at: Date) => {
     if (at.getTime() - key.touchedAt <= TOUCH_EVERY_MS) return;
     key.touchedAt = at.getTime();
-    void deps.background.track(deps.pool.query(TOUCH_SQL, [key.keyId]).catch((err: Error) => deps.logger.warn({ err: err.message }, 'last_used_at not written')));
+    void deps.background.track(
+      deps.pool.query(TOUCH_SQL, [key.keyId]).catch((err: Error) => deps.logger.warn({ err: err.message }, 'last_used_at not written')),
+    );
   };
 
   const showQuota = quotaAsItStands(deps);
@@ -116,9 +118,11 @@ export function apiIdentity(deps: PipelineDeps): Chain {
     if (!metadata.plans.includes(caller.plan)) {
       await showQuota(res, caller, at);
       const names = metadata.plans.map((p) => PLANS[p].label).join(', ');
-      throw new ApiError('plan_forbidden', `${req.path} is not included in the ${PLANS[caller.plan].label} plan. Plans that include it: ${names}.`);
+      throw new ApiError(
+        'plan_forbidden',
+        `${req.path} is not included in the ${PLANS[caller.plan].label} plan. Plans that include it: ${names}.`,
+      );
     }
-
   };
 }
 

@@ -72,7 +72,13 @@ function compile(contract: AppRouter, handlers: Record<string, unknown>, out: Co
       if (typeof handler !== 'function') throw new Error(`no handler for route ${name}`);
       const ok = (node.responses as Record<number, unknown>)[200];
       const streaming = typeof ok === 'object' && ok !== null && 'contentType' in ok;
-      out.push({ route: node, metadata: node.metadata as RouteMetadata, handler: handler as RouteHandler<AppRoute>, segments: node.path.split('/'), streaming });
+      out.push({
+        route: node,
+        metadata: node.metadata as RouteMetadata,
+        handler: handler as RouteHandler<AppRoute>,
+        segments: node.path.split('/'),
+        streaming,
+      });
     } else {
       compile(node as AppRouter, handlers[name] as Record<string, unknown>, out);
     }
@@ -144,7 +150,13 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     return null;
   };
 
-  const serve = async (req: ApiRequest, res: ApiResponse, ctx: RequestContext, rawQuery: string, found: NonNullable<ReturnType<typeof find>> | null) => {
+  const serve = async (
+    req: ApiRequest,
+    res: ApiResponse,
+    ctx: RequestContext,
+    rawQuery: string,
+    found: NonNullable<ReturnType<typeof find>> | null,
+  ) => {
     if (!deps.drain.enter(res)) throw new NotReadyError('shutting down');
     if (!deps.readiness.schemaReady) throw new NotReadyError('database schema not migrated');
     if (!found) throw new ApiError('not_found', `No endpoint at ${req.path}. See /docs.`);

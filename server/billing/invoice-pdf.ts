@@ -42,7 +42,9 @@ const plain = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ');
 const money = (lang: Lang, n: number) => plain(`${formatNumber(lang, n)} FCFA`);
 
 export function vatLabel(lang: Lang, basisPoints: number): string {
-  const rate = plain(new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { minimumFractionDigits: 2 }).format(ratePercent(basisPoints)));
+  const rate = plain(
+    new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { minimumFractionDigits: 2 }).format(ratePercent(basisPoints)),
+  );
   return lang === 'fr' ? `TVA ${rate} %` : `VAT ${rate}%`;
 }
 
@@ -63,29 +65,50 @@ export function renderInvoicePdf(invoice: InvoiceView, lang: Lang): Promise<Buff
   const left = 50;
   const width = 495;
   doc.font('Helvetica-Bold').fontSize(20).fillColor('#005c47').text(SELLER.name, left, 50);
-  doc.font('Helvetica').fontSize(9).fillColor('#1c2421').text([...SELLER.address, SELLER.email].join('\n'), left, 76);
-  doc.font('Helvetica-Bold').fontSize(16).text(`${L('title')} ${invoice.display_number}`, left, 50, { width, align: 'right' });
-  doc.font('Helvetica').fontSize(9).text(
-    [
-      `${L('issued')} ${plain(formatDay(lang, new Date(invoice.issued_at)))}`,
-      `${L('due')} ${plain(formatDay(lang, dayDate(invoice.due_on)))}`,
-      `${L('period')} ${plain(formatMonth(lang, invoice.month))}`,
-    ].join('\n'),
-    left,
-    74,
-    { width, align: 'right' },
-  );
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor('#1c2421')
+    .text([...SELLER.address, SELLER.email].join('\n'), left, 76);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(16)
+    .text(`${L('title')} ${invoice.display_number}`, left, 50, { width, align: 'right' });
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .text(
+      [
+        `${L('issued')} ${plain(formatDay(lang, new Date(invoice.issued_at)))}`,
+        `${L('due')} ${plain(formatDay(lang, dayDate(invoice.due_on)))}`,
+        `${L('period')} ${plain(formatMonth(lang, invoice.month))}`,
+      ].join('\n'),
+      left,
+      74,
+      { width, align: 'right' },
+    );
 
   doc.font('Helvetica-Bold').fontSize(10).text(L('billTo'), left, 140);
-  doc.font('Helvetica').fontSize(10).text([invoice.customer_name, invoice.customer_email, `${L('account')} ${invoice.account_id}`].join('\n'), left, 154);
+  doc
+    .font('Helvetica')
+    .fontSize(10)
+    .text([invoice.customer_name, invoice.customer_email, `${L('account')} ${invoice.account_id}`].join('\n'), left, 154);
 
   // Lines: period, plan, calculation, amount.
   const cols = [left, left + 150, left + 250, left + 395];
   let y = 220;
   doc.font('Helvetica-Bold').fontSize(9);
-  doc.text(L('colPeriod'), cols[0], y).text(L('colPlan'), cols[1], y).text(L('colCalc'), cols[2], y).text(L('colAmount'), cols[3], y, { width: 100, align: 'right' });
+  doc
+    .text(L('colPeriod'), cols[0], y)
+    .text(L('colPlan'), cols[1], y)
+    .text(L('colCalc'), cols[2], y)
+    .text(L('colAmount'), cols[3], y, { width: 100, align: 'right' });
   y += 16;
-  doc.moveTo(left, y - 4).lineTo(left + width, y - 4).strokeColor('#dfe5e2').stroke();
+  doc
+    .moveTo(left, y - 4)
+    .lineTo(left + width, y - 4)
+    .strokeColor('#dfe5e2')
+    .stroke();
   doc.font('Helvetica').fontSize(9);
   // A month with many plan changes runs onto another page rather than off this one.
   const room = (needed: number) => {
@@ -100,10 +123,18 @@ export function renderInvoicePdf(invoice: InvoiceView, lang: Lang): Promise<Buff
     const to = plain(formatShortDay(lang, dayDate(line.last_day)));
     const period = line.first_day === line.last_day ? from : `${from} – ${to}`;
     const calc = plain(`${formatNumber(lang, line.monthly_price_xaf)} × ${line.days} / ${line.days_in_month}`);
-    doc.text(period, cols[0], y).text(PLANS[line.plan].label, cols[1], y).text(calc, cols[2], y).text(money(lang, line.amount_xaf), cols[3], y, { width: 100, align: 'right' });
+    doc
+      .text(period, cols[0], y)
+      .text(PLANS[line.plan].label, cols[1], y)
+      .text(calc, cols[2], y)
+      .text(money(lang, line.amount_xaf), cols[3], y, { width: 100, align: 'right' });
     y += 16;
   }
-  doc.moveTo(left, y).lineTo(left + width, y).strokeColor('#dfe5e2').stroke();
+  doc
+    .moveTo(left, y)
+    .lineTo(left + width, y)
+    .strokeColor('#dfe5e2')
+    .stroke();
   y += 10;
   room(120);
   const total = (label: string, amount: number, bold = false) => {
@@ -119,10 +150,18 @@ export function renderInvoicePdf(invoice: InvoiceView, lang: Lang): Promise<Buff
   doc.font('Helvetica').fontSize(8.5).fillColor('#5b6762');
   doc.text(L('currency'), left, y, { width });
   doc.text(L('rule'), left, doc.y + 4, { width });
-  doc.fillColor('#1c2421').fontSize(9.5).text(L('pay'), left, doc.y + 10, { width });
+  doc
+    .fillColor('#1c2421')
+    .fontSize(9.5)
+    .text(L('pay'), left, doc.y + 10, { width });
   if (invoice.paid_at) {
-    const paid = LABELS.paid[lang].replace('{date}', plain(formatDay(lang, new Date(invoice.paid_at)))).replace('{ref}', invoice.payment_reference ?? '');
-    doc.font('Helvetica-Bold').fillColor('#005c47').text(paid, left, doc.y + 10, { width });
+    const paid = LABELS.paid[lang]
+      .replace('{date}', plain(formatDay(lang, new Date(invoice.paid_at))))
+      .replace('{ref}', invoice.payment_reference ?? '');
+    doc
+      .font('Helvetica-Bold')
+      .fillColor('#005c47')
+      .text(paid, left, doc.y + 10, { width });
   }
   doc.end();
   return done;

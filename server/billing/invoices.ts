@@ -116,9 +116,14 @@ function statementFor(history: PlanChangeEntry[], month: string, end: Date, clos
  * Issues the month's invoices (the month must be over). Returns the ones issued now and
  * how many existed already: running it twice, or twice at once, issues each invoice once.
  */
-export async function closeMonth(prisma: Prisma, month: string, now = new Date()): Promise<{ issued: InvoiceView[]; alreadyIssued: number }> {
+export async function closeMonth(
+  prisma: Prisma,
+  month: string,
+  now = new Date(),
+): Promise<{ issued: InvoiceView[]; alreadyIssued: number }> {
   const { start, end } = monthRange(month);
-  if (end > now) throw new AccountRuleError('invalid_input', `${month} is not over yet: it can be closed from ${end.toISOString().slice(0, 10)}`);
+  if (end > now)
+    throw new AccountRuleError('invalid_input', `${month} is not over yet: it can be closed from ${end.toISOString().slice(0, 10)}`);
   const accounts = await prisma.account.findMany({
     where: {
       AND: [
@@ -233,7 +238,8 @@ export async function recordPayment(
   now = new Date(),
 ): Promise<PaymentResult> {
   const reference = input.reference.trim();
-  if (!reference || reference.length > 120) throw new AccountRuleError('invalid_input', 'the payment reference must be 1 to 120 characters');
+  if (!reference || reference.length > 120)
+    throw new AccountRuleError('invalid_input', 'the payment reference must be 1 to 120 characters');
   const row = await invoiceByNumber(prisma, input.number);
   return prisma.$transaction(async (tx) => {
     await lockAccount(tx, row.accountId);

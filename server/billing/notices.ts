@@ -38,7 +38,9 @@ export class BillingNotices {
       due: formatDay(lang, dayDate(invoice.due_on)),
       url: this.mail.link('/billing'),
     });
-    return this.mail.send(to, 'invoice_issued', content, [{ filename: `${invoice.display_number}.pdf`, content: pdf, contentType: 'application/pdf' }]);
+    return this.mail.send(to, 'invoice_issued', content, [
+      { filename: `${invoice.display_number}.pdf`, content: pdf, contentType: 'application/pdf' },
+    ]);
   }
 
   async overdue(invoice: InvoiceView, suspendOn: string): Promise<boolean> {
@@ -58,14 +60,23 @@ export class BillingNotices {
   async suspended(invoice: InvoiceView): Promise<boolean> {
     const to = await this.recipient(invoice);
     if (!to) return false;
-    return this.mail.send(to, 'access_suspended', accessSuspendedMail(to.language, { number: invoice.display_number, url: this.mail.link('/billing') }));
+    return this.mail.send(
+      to,
+      'access_suspended',
+      accessSuspendedMail(to.language, { number: invoice.display_number, url: this.mail.link('/billing') }),
+    );
   }
 
   async paid(invoice: InvoiceView, restored: boolean): Promise<boolean> {
     const to = await this.recipient(invoice);
     if (!to) return false;
     const lang = to.language;
-    const content = paymentRecordedMail(lang, { number: invoice.display_number, total: money(lang, invoice.total_xaf), restored, url: this.mail.link('/billing') });
+    const content = paymentRecordedMail(lang, {
+      number: invoice.display_number,
+      total: money(lang, invoice.total_xaf),
+      restored,
+      url: this.mail.link('/billing'),
+    });
     return this.mail.send(to, 'payment_recorded', content);
   }
 }

@@ -10,7 +10,6 @@ export const PAYMENT_TERMS_DAYS = 15;
 export const SUSPEND_AFTER_DUE_DAYS = 15;
 export const WARNING_NOTICE_DAYS = 3;
 
-
 export function addDays(day: Date, days: number): Date {
   return new Date(day.getTime() + days * DAY_MS);
 }

@@ -77,7 +77,9 @@ async function main(): Promise<number> {
         // Production: migrations are the deploy step, never a side effect of a command.
         const { pending } = await migrationStatus(db.pool);
         if (pending.length) {
-          throw new Error(`the database lacks ${pending.length} migration(s) of this version (${pending.join(', ')}): run \`npm run db:migrate\` first`);
+          throw new Error(
+            `the database lacks ${pending.length} migration(s) of this version (${pending.join(', ')}): run \`npm run db:migrate\` first`,
+          );
         }
       }
       return db;

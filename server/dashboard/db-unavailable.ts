@@ -9,7 +9,8 @@ import { isDatabaseUnavailable } from '../platform/errors.js';
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
 /** Prisma's driver adapter errors that mean the server is not there. */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-const MESSAGES = /Can't reach database server|Cannot use a pool after calling end|timeout exceeded when trying to connect|Connection terminated|Server has closed the connection/i;
+const MESSAGES =
+  /Can't reach database server|Cannot use a pool after calling end|timeout exceeded when trying to connect|Connection terminated|Server has closed the connection/i;
 
 export function databaseUnreachable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 5) return false;

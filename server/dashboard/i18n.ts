@@ -32,10 +32,10 @@ const MESSAGES = {
     en: 'Prices excl. tax, in FCFA (XAF). Starter and Pro: monthly billing, no commitment; Enterprise: annual contract. Support: support@mboa.cm',
     fr: 'Prix hors taxes, en FCFA (XAF). Starter et Pro : facturation mensuelle, sans engagement ; Enterprise : contrat annuel. Support : support@mboa.cm',
   },
-  'unlimited': { en: 'unlimited', fr: 'illimité' },
+  unlimited: { en: 'unlimited', fr: 'illimité' },
   'unlimited.calls': { en: 'Unlimited', fr: 'Illimité' },
-  'copy': { en: 'Copy', fr: 'Copier' },
-  'copied': { en: 'Copied', fr: 'Copié' },
+  copy: { en: 'Copy', fr: 'Copier' },
+  copied: { en: 'Copied', fr: 'Copié' },
 
   'field.company': { en: 'Company name', fr: 'Nom de l’entreprise' },
   'field.email': { en: 'Work e-mail', fr: 'E-mail professionnel' },
@@ -150,7 +150,10 @@ const MESSAGES = {
     fr: 'Votre adresse {email} n’est pas encore confirmée : l’API refuse vos clés d’ici là. Ouvrez le lien envoyé, ou demandez-en un nouveau.',
   },
   'verify.resend': { en: 'Send a new link', fr: 'Envoyer un nouveau lien' },
-  'notice.verificationSent': { en: 'A new confirmation link was sent to {email}.', fr: 'Un nouveau lien de confirmation a été envoyé à {email}.' },
+  'notice.verificationSent': {
+    en: 'A new confirmation link was sent to {email}.',
+    fr: 'Un nouveau lien de confirmation a été envoyé à {email}.',
+  },
   'notice.alreadyVerified': { en: 'Your address is already confirmed.', fr: 'Votre adresse est déjà confirmée.' },
   'error.verify.limited': {
     en: 'Several links were sent already. Try again in {minutes} min, and check your spam folder.',
@@ -300,7 +303,7 @@ const MESSAGES = {
     fr: 'Suivez vos appels par jour, par endpoint et par clé. Pro ajoute aussi market/trends, {quota} appels par mois et {rate} appels par minute, pour {price} par mois.',
   },
   'upgrade.button': { en: 'See the plans', fr: 'Voir les offres' },
-  'suspended': {
+  suspended: {
     en: 'This account is suspended: the API refuses its calls, and plan changes and new keys wait until access is restored. You can still read your pages and pay your invoices. Contact support@mboa.cm to restore access.',
     fr: 'Ce compte est suspendu : l’API refuse ses appels, et changements d’offre et nouvelles clés attendent le rétablissement de l’accès. Vous pouvez toujours consulter vos pages et régler vos factures. Contactez support@mboa.cm pour rétablir l’accès.',
   },
@@ -382,8 +385,10 @@ const MESSAGES = {
     fr: 'Clé {prefix}… révoquée : l’API la refuse désormais.',
   },
   'error.key.limit': {
-    en: (p) => `Your ${p.plan} plan allows ${p.max} active key${s(n(p, 'max'))} and you have ${p.active}. Revoke a key, or change plan for more.`,
-    fr: (p) => `Votre offre ${p.plan} autorise ${p.max} clé${sf(n(p, 'max'))} active${sf(n(p, 'max'))} et vous en avez ${p.active}. Révoquez une clé, ou changez d’offre pour en avoir plus.`,
+    en: (p) =>
+      `Your ${p.plan} plan allows ${p.max} active key${s(n(p, 'max'))} and you have ${p.active}. Revoke a key, or change plan for more.`,
+    fr: (p) =>
+      `Votre offre ${p.plan} autorise ${p.max} clé${sf(n(p, 'max'))} active${sf(n(p, 'max'))} et vous en avez ${p.active}. Révoquez une clé, ou changez d’offre pour en avoir plus.`,
   },
   'error.key.name': {
     en: 'Give the key a name of 1 to 80 characters.',
@@ -398,8 +403,10 @@ const MESSAGES = {
     fr: 'La clé {prefix}… est déjà en cours de remplacement (valable jusqu’au {date}). Renouvelez plutôt sa remplaçante.',
   },
   'error.rotate.limit': {
-    en: (p) => `Your ${p.plan} plan allows ${p.max} key${s(n(p, 'max'))} being replaced at a time. Revoke ${p.prefix}… now, or wait until ${p.date}.`,
-    fr: (p) => `Votre offre ${p.plan} autorise ${p.max} clé${sf(n(p, 'max'))} en cours de remplacement à la fois. Révoquez ${p.prefix}… maintenant, ou attendez le ${p.date}.`,
+    en: (p) =>
+      `Your ${p.plan} plan allows ${p.max} key${s(n(p, 'max'))} being replaced at a time. Revoke ${p.prefix}… now, or wait until ${p.date}.`,
+    fr: (p) =>
+      `Votre offre ${p.plan} autorise ${p.max} clé${sf(n(p, 'max'))} en cours de remplacement à la fois. Révoquez ${p.prefix}… maintenant, ou attendez le ${p.date}.`,
   },
 
   'plans.title': { en: 'Plans', fr: 'Offres' },
@@ -455,8 +462,10 @@ const MESSAGES = {
   },
   'notice.planSame': { en: 'You are already on the {plan} plan.', fr: 'Vous êtes déjà sur l’offre {plan}.' },
   'error.plan.tooManyKeys': {
-    en: (p) => `The ${p.plan} plan allows ${p.max} active key${s(n(p, 'max'))} and you have ${p.active}. Revoke ${p.excess} of these key${s(n(p, 'excess'))} first, then switch:`,
-    fr: (p) => `L’offre ${p.plan} autorise ${p.max} clé${sf(n(p, 'max'))} active${sf(n(p, 'max'))} et vous en avez ${p.active}. Révoquez d’abord ${p.excess} de ces clés, puis changez d’offre :`,
+    en: (p) =>
+      `The ${p.plan} plan allows ${p.max} active key${s(n(p, 'max'))} and you have ${p.active}. Revoke ${p.excess} of these key${s(n(p, 'excess'))} first, then switch:`,
+    fr: (p) =>
+      `L’offre ${p.plan} autorise ${p.max} clé${sf(n(p, 'max'))} active${sf(n(p, 'max'))} et vous en avez ${p.active}. Révoquez d’abord ${p.excess} de ces clés, puis changez d’offre :`,
   },
 
   'sales.title': { en: 'Contact sales', fr: 'Contacter le service commercial' },

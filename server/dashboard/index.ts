@@ -107,7 +107,8 @@ export function dashboardRouter(deps: DashboardDeps): Router {
       res.setHeader('Cache-Control', 'no-store');
       return send(res, 503, unavailablePage(v, RETRY_AFTER_SECONDS));
     }
-    if (err instanceof AccountRuleError) return send(res, err.status, messagePage(v, { title: t(v.lang, 'refused.title'), text: err.message }));
+    if (err instanceof AccountRuleError)
+      return send(res, err.status, messagePage(v, { title: t(v.lang, 'refused.title'), text: err.message }));
     const requestId = String(res.locals.requestId ?? 'unknown');
     deps.logger.error({ err, path: req.path, request_id: requestId }, 'dashboard: unhandled error');
     send(res, 500, serverErrorPage(v, requestId));

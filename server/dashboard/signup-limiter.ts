@@ -24,10 +24,32 @@ export const DEFAULT_SIGNUP_LIMITS: SignupLimits = {
 
 /** Public webmail providers common in Cameroon and elsewhere. */
 export const WEBMAIL_DOMAINS: ReadonlySet<string> = new Set([
-  'gmail.com', 'googlemail.com', 'yahoo.com', 'yahoo.fr', 'ymail.com', 'rocketmail.com',
-  'hotmail.com', 'hotmail.fr', 'outlook.com', 'outlook.fr', 'live.com', 'live.fr', 'msn.com',
-  'icloud.com', 'me.com', 'aol.com', 'gmx.com', 'gmx.fr', 'mail.com', 'proton.me', 'protonmail.com',
-  'yandex.com', 'zoho.com', 'orange.fr', 'laposte.net', 'free.fr',
+  'gmail.com',
+  'googlemail.com',
+  'yahoo.com',
+  'yahoo.fr',
+  'ymail.com',
+  'rocketmail.com',
+  'hotmail.com',
+  'hotmail.fr',
+  'outlook.com',
+  'outlook.fr',
+  'live.com',
+  'live.fr',
+  'msn.com',
+  'icloud.com',
+  'me.com',
+  'aol.com',
+  'gmx.com',
+  'gmx.fr',
+  'mail.com',
+  'proton.me',
+  'protonmail.com',
+  'yandex.com',
+  'zoho.com',
+  'orange.fr',
+  'laposte.net',
+  'free.fr',
 ]);
 
 export class SignupLimiter {

@@ -6,24 +6,87 @@
 import type { Random } from './random.js';
 
 const FIRST = [
-  'Jean-Pierre', 'Marie', 'Emmanuel', 'Brigitte', 'Paul', 'Christelle', 'Hervé', 'Aïcha', 'Ibrahim', 'Hamadou',
-  'Fadimatou', 'Samuel', 'Blaise', 'Sandrine', 'Armel', 'Landry', 'Cyrille', 'Nadège', 'Yannick', 'Carine',
-  'Eric', 'Serge', 'Achille', 'Rosine', 'Franck', 'Gisèle', 'Ngozi', 'Divine', 'Clovis', 'Bertrand',
+  'Jean-Pierre',
+  'Marie',
+  'Emmanuel',
+  'Brigitte',
+  'Paul',
+  'Christelle',
+  'Hervé',
+  'Aïcha',
+  'Ibrahim',
+  'Hamadou',
+  'Fadimatou',
+  'Samuel',
+  'Blaise',
+  'Sandrine',
+  'Armel',
+  'Landry',
+  'Cyrille',
+  'Nadège',
+  'Yannick',
+  'Carine',
+  'Eric',
+  'Serge',
+  'Achille',
+  'Rosine',
+  'Franck',
+  'Gisèle',
+  'Ngozi',
+  'Divine',
+  'Clovis',
+  'Bertrand',
 ];
 const LAST = [
-  'Mbarga', 'Nkoulou', 'Fotso', 'Kamga', 'Tchoumi', 'Ngono', 'Essomba', 'Abena', 'Njoya', 'Moukoko',
-  'Ekotto', 'Ewane', 'Tchatchoua', 'Bello', 'Oumarou', 'Hamidou', 'Ngwa', 'Fon', 'Tabi', 'Ndifor',
-  'Mbah', 'Atangana', 'Onana', 'Mvondo', 'Djomo', 'Tagne', 'Fouda', 'Nana', 'Kouam', 'Njike',
+  'Mbarga',
+  'Nkoulou',
+  'Fotso',
+  'Kamga',
+  'Tchoumi',
+  'Ngono',
+  'Essomba',
+  'Abena',
+  'Njoya',
+  'Moukoko',
+  'Ekotto',
+  'Ewane',
+  'Tchatchoua',
+  'Bello',
+  'Oumarou',
+  'Hamidou',
+  'Ngwa',
+  'Fon',
+  'Tabi',
+  'Ndifor',
+  'Mbah',
+  'Atangana',
+  'Onana',
+  'Mvondo',
+  'Djomo',
+  'Tagne',
+  'Fouda',
+  'Nana',
+  'Kouam',
+  'Njike',
 ];
 const AGENCIES = ['Immo', 'Habitat', 'Home Services', 'Immobilier', 'Properties', 'Realty'];
 const DIRECTIONS_FR = [
-  'Derrière la pharmacie', "À côté de l'école publique", 'Face à la station Total', 'Près du marché',
-  'Derrière la chapelle', 'Après la boulangerie', 'Entrée du carrefour',
+  'Derrière la pharmacie',
+  "À côté de l'école publique",
+  'Face à la station Total',
+  'Près du marché',
+  'Derrière la chapelle',
+  'Après la boulangerie',
+  'Entrée du carrefour',
 ];
 const LANDMARKS_EN = ['the market', 'the Total station', 'the pharmacy', 'the Presbyterian church', 'the junction', 'the primary school'];
 
 function ascii(s: string): string {
-  return s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/[^a-z]+/g, '');
+  return s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]+/g, '');
 }
 /** E-mail spellings, computed once. */
 const FIRST_ASCII = new Map(FIRST.map((f) => [f, ascii(f)]));

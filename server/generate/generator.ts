@@ -35,9 +35,7 @@ const DAY = 86_400_000;
 const CITY_TABLE = weightedTable(CITIES.map((c) => [c, c.weight] as const));
 /** Middle-class districts publish the most listings, prime ones the fewest. */
 const TIER_WEIGHT = { 1: 1, 2: 1.3, 3: 1.2 } as const;
-const NEIGHBOURHOOD_TABLES = new Map(
-  CITIES.map((c) => [c, weightedTable(c.neighbourhoods.map((n) => [n, TIER_WEIGHT[n.tier]] as const))]),
-);
+const NEIGHBOURHOOD_TABLES = new Map(CITIES.map((c) => [c, weightedTable(c.neighbourhoods.map((n) => [n, TIER_WEIGHT[n.tier]] as const))]));
 
 /** Removed listings end sold or rented more often than withdrawn. */
 function removedStatus(rng: Random, purpose: ListingRecord['purpose']): ListingStatus {

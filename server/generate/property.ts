@@ -11,7 +11,16 @@ import type { PropertyType, Purpose } from './kinds.js';
 import { type Random, weightedTable } from './random.js';
 
 const TYPE_WEIGHTS: Record<PropertyType, number> = {
-  apartment: 24, studio: 14, room: 8, house: 12, villa: 10, duplex: 6, land: 14, office: 5, shop: 5, warehouse: 2,
+  apartment: 24,
+  studio: 14,
+  room: 8,
+  house: 12,
+  villa: 10,
+  duplex: 6,
+  land: 14,
+  office: 5,
+  shop: 5,
+  warehouse: 2,
 };
 
 /** Prime districts have more villas and fewer rooms to let; popular ones the reverse. */
@@ -40,8 +49,16 @@ const PURPOSE_SHARES: Record<PropertyType, [number, number, number]> = {
 
 /** Sale price per m² in a tier-1 Douala district (Bonapriso, Akwa), XAF. */
 const SALE_PER_M2: Record<PropertyType, number> = {
-  villa: 1_100_000, duplex: 900_000, house: 700_000, apartment: 850_000, studio: 800_000, room: 600_000,
-  land: 350_000, office: 900_000, shop: 1_000_000, warehouse: 250_000,
+  villa: 1_100_000,
+  duplex: 900_000,
+  house: 700_000,
+  apartment: 850_000,
+  studio: 800_000,
+  room: 600_000,
+  land: 350_000,
+  office: 900_000,
+  shop: 1_000_000,
+  warehouse: 250_000,
 };
 /** Built property loses less value from prime to popular districts than bare land does. */
 const SALE_TIER: Record<Tier, number> = { 1: 1, 2: 0.5, 3: 0.25 };
@@ -57,10 +74,22 @@ const TYPE_TABLES = ([1, 2, 3] as Tier[]).map((tier) =>
 const PURPOSE_TABLES = Object.fromEntries(
   TYPES.map((t) => {
     const [sale, rent, furnished] = PURPOSE_SHARES[t];
-    return [t, weightedTable<Purpose>([['sale', sale], ['rent', rent], ['furnished_rent', furnished]])];
+    return [
+      t,
+      weightedTable<Purpose>([
+        ['sale', sale],
+        ['rent', rent],
+        ['furnished_rent', furnished],
+      ]),
+    ];
   }),
 ) as Record<PropertyType, ReturnType<typeof weightedTable<Purpose>>>;
-const APARTMENT_BEDROOMS = weightedTable([[1, 20], [2, 40], [3, 30], [4, 10]] as const);
+const APARTMENT_BEDROOMS = weightedTable([
+  [1, 20],
+  [2, 40],
+  [3, 30],
+  [4, 10],
+] as const);
 /** Plot sizes as sold; large plots exist only away from the prime districts. */
 const LAND_PLOTS: Record<Tier, number[]> = {
   1: [200, 250, 300, 400, 500, 500, 600, 800, 1000, 1500],
@@ -140,27 +169,43 @@ function fillRooms(rng: Random, p: Property, tier: Tier): void {
 /** Monthly rent in a tier-1 Douala district, XAF. */
 function baseRent(type: PropertyType, bedrooms: number, surface: number): number {
   switch (type) {
-    case 'villa': return 1_200_000 + 250_000 * (bedrooms - 3);
-    case 'duplex': return 800_000 + 150_000 * (bedrooms - 3);
-    case 'house': return 250_000 + 100_000 * (bedrooms - 2);
-    case 'apartment': return 100_000 + 150_000 * bedrooms;
-    case 'studio': return 120_000;
-    case 'room': return 50_000;
-    case 'office': return 9_000 * surface;
-    case 'shop': return 12_000 * surface;
-    case 'warehouse': return 2_500 * surface;
-    case 'land': return 100 * surface;
+    case 'villa':
+      return 1_200_000 + 250_000 * (bedrooms - 3);
+    case 'duplex':
+      return 800_000 + 150_000 * (bedrooms - 3);
+    case 'house':
+      return 250_000 + 100_000 * (bedrooms - 2);
+    case 'apartment':
+      return 100_000 + 150_000 * bedrooms;
+    case 'studio':
+      return 120_000;
+    case 'room':
+      return 50_000;
+    case 'office':
+      return 9_000 * surface;
+    case 'shop':
+      return 12_000 * surface;
+    case 'warehouse':
+      return 2_500 * surface;
+    case 'land':
+      return 100 * surface;
   }
 }
 
 /** Prices as sellers write them: 185 000 000, 27 500, never 185 234 117. */
 export function roundPrice(price: number): number {
-  const step = price >= 100_000_000 ? 5_000_000
-    : price >= 10_000_000 ? 500_000
-    : price >= 1_000_000 ? 100_000
-    : price >= 100_000 ? 5_000
-    : price >= 20_000 ? 2_500
-    : 500;
+  const step =
+    price >= 100_000_000
+      ? 5_000_000
+      : price >= 10_000_000
+        ? 500_000
+        : price >= 1_000_000
+          ? 100_000
+          : price >= 100_000
+            ? 5_000
+            : price >= 20_000
+              ? 2_500
+              : 500;
   return Math.max(step, Math.round(price / step) * step);
 }
 

@@ -45,7 +45,9 @@ export async function ensureSampleData(databaseUrl: string): Promise<boolean> {
     await lock.query('SELECT pg_advisory_lock($1)', [LOAD_LOCK]);
     const { rows } = await lock.query<{ version: number }>('SELECT max(version) AS version FROM sample.version');
     if (rows[0]?.version === SAMPLE.version) return false;
-    await pool.query('TRUNCATE sample.listings, sample.price_history, sample.market_stats, sample.market_trends, sample.places, sample.version');
+    await pool.query(
+      'TRUNCATE sample.listings, sample.price_history, sample.market_stats, sample.market_trends, sample.places, sample.version',
+    );
     await seedListings(pool, { listings: SAMPLE.listings, seed: SAMPLE.seed, now: SAMPLE.asOf, source: SAMPLE.source });
     await pool.query('INSERT INTO sample.version (version) VALUES ($1)', [SAMPLE.version]);
     return true;

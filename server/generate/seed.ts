@@ -69,15 +69,12 @@ async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOpt
   return rows;
 }
 
-export async function seedListings(
-  pool: pg.Pool,
-  opts: SeedOptions,
-): Promise<{ rows: number; seconds: number }> {
+export async function seedListings(pool: pg.Pool, opts: SeedOptions): Promise<{ rows: number; seconds: number }> {
   const started = performance.now();
   const run = { ...opts, source: opts.source ?? DEFAULT_SOURCE, now: opts.now ?? new Date() };
   const rows = shouldBulkLoad(opts.listings, await estimatedListings(pool))
-    // One transaction, one connection: a single batch in flight while the next is generated.
-    ? await withSecondaryIndexesRebuilt(pool, (client) => insertGenerated(client, 1, run))
+    ? // One transaction, one connection: a single batch in flight while the next is generated.
+      await withSecondaryIndexesRebuilt(pool, (client) => insertGenerated(client, 1, run))
     : await insertGenerated(pool, Math.min(CONCURRENCY, pool.options.max ?? CONCURRENCY), run);
   await refreshMarketFigures(pool, run.now);
   return { rows, seconds: (performance.now() - started) / 1000 };

@@ -75,7 +75,11 @@ const FRENCH: Record<PropertyType, { plain: Template[]; furnished?: Template[] }
     ],
   },
   shop: {
-    plain: [(w) => `Boutique ${w.action}${w.at}`, (w) => `Magasin de ${w.area} ${w.action}${w.at}`, (w) => `Local commercial ${w.action}${w.at}`],
+    plain: [
+      (w) => `Boutique ${w.action}${w.at}`,
+      (w) => `Magasin de ${w.area} ${w.action}${w.at}`,
+      (w) => `Local commercial ${w.action}${w.at}`,
+    ],
   },
   warehouse: {
     plain: [(w) => `Entrepôt de ${w.area} ${w.action}${w.at}`, (w) => `Magasin de stockage ${w.area} ${w.action}${w.at}`],
@@ -93,8 +97,14 @@ const ENGLISH: Record<PropertyType, { plain: Template[]; furnished?: Template[] 
     plain: [(w) => `${w.beds} apartment ${w.action}${w.at}`, (w) => `Modern ${w.beds} apartment ${w.action}${w.at}`],
     furnished: [(w) => `Furnished ${w.beds} apartment for rent${w.at}`, (w) => `Fully furnished ${w.beds} apartment${w.at}`],
   },
-  studio: { plain: [(w) => `Modern studio ${w.action}${w.at}`, (w) => `Self-contained studio ${w.action}${w.at}`], furnished: [(w) => `Furnished studio for rent${w.at}`] },
-  room: { plain: [(w) => `Room ${w.action}${w.at}`, (w) => `Single room ${w.action}${w.at}`], furnished: [(w) => `Furnished room for rent${w.at}`] },
+  studio: {
+    plain: [(w) => `Modern studio ${w.action}${w.at}`, (w) => `Self-contained studio ${w.action}${w.at}`],
+    furnished: [(w) => `Furnished studio for rent${w.at}`],
+  },
+  room: {
+    plain: [(w) => `Room ${w.action}${w.at}`, (w) => `Single room ${w.action}${w.at}`],
+    furnished: [(w) => `Furnished room for rent${w.at}`],
+  },
   land: {
     plain: [
       (w) => `${w.area} land ${w.action}${w.at}`,

@@ -53,13 +53,28 @@ export function insertListingsFrom(sourceParam: string): { columns: string; sele
 export class ListingBatch {
   /** One array per column, keys in the order of UNNEST_LISTINGS. */
   private readonly c = {
-    id: new ArrayLiteral(), title: new ArrayLiteral(), price: new ArrayLiteral(), city: new ArrayLiteral(),
-    city_key: new ArrayLiteral(), neighborhood: new ArrayLiteral(), neighborhood_key: new ArrayLiteral(),
-    surface: new ArrayLiteral(), bedrooms: new ArrayLiteral(), bathrooms: new ArrayLiteral(), type: new ArrayLiteral(),
-    purpose: new ArrayLiteral(), price_per_m2: new ArrayLiteral(), status: new ArrayLiteral(),
-    listed_at: new ArrayLiteral(), updated_at: new ArrayLiteral(), removed_at: new ArrayLiteral(),
-    contact_name: new ArrayLiteral(), contact_phone: new ArrayLiteral(), contact_email: new ArrayLiteral(),
-    street_address: new ArrayLiteral(), source_ref: new ArrayLiteral(),
+    id: new ArrayLiteral(),
+    title: new ArrayLiteral(),
+    price: new ArrayLiteral(),
+    city: new ArrayLiteral(),
+    city_key: new ArrayLiteral(),
+    neighborhood: new ArrayLiteral(),
+    neighborhood_key: new ArrayLiteral(),
+    surface: new ArrayLiteral(),
+    bedrooms: new ArrayLiteral(),
+    bathrooms: new ArrayLiteral(),
+    type: new ArrayLiteral(),
+    purpose: new ArrayLiteral(),
+    price_per_m2: new ArrayLiteral(),
+    status: new ArrayLiteral(),
+    listed_at: new ArrayLiteral(),
+    updated_at: new ArrayLiteral(),
+    removed_at: new ArrayLiteral(),
+    contact_name: new ArrayLiteral(),
+    contact_phone: new ArrayLiteral(),
+    contact_email: new ArrayLiteral(),
+    street_address: new ArrayLiteral(),
+    source_ref: new ArrayLiteral(),
   };
   private readonly h = { listing_id: new ArrayLiteral(), price: new ArrayLiteral(), changed_at: new ArrayLiteral() };
 

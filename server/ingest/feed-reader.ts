@@ -12,9 +12,7 @@ import { RECORD_FIELDS } from './record.js';
 
 export type FeedFormat = 'ndjson' | 'csv';
 
-export type FeedRow =
-  | { line: number; value: Record<string, unknown> }
-  | { line: number; error: string; sourceRef?: string };
+export type FeedRow = { line: number; value: Record<string, unknown> } | { line: number; error: string; sourceRef?: string };
 
 /** Longer than any listing; a longer "line" is a file without line breaks, not a row. */
 const MAX_LINE_CHARS = 1_000_000;
@@ -41,7 +39,9 @@ function parseJsonRow(text: string, line: number): FeedRow {
     value = JSON.parse(text);
   } catch (err) {
     // V8 quotes the offending text in its message; the report must not copy contacts.
-    const why = (err as Error).message.replace(/,?\s*".*" is not valid JSON$/s, '').replace(/^Unexpected token '(.)'$/, "unexpected character '$1'");
+    const why = (err as Error).message
+      .replace(/,?\s*".*" is not valid JSON$/s, '')
+      .replace(/^Unexpected token '(.)'$/, "unexpected character '$1'");
     return { line, error: `invalid JSON: ${why}` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -71,7 +71,16 @@ class FeedImport {
   private readonly dryRun: boolean;
   private readonly totalBytes: number;
   private readonly log: RejectionLog;
-  private readonly counts: ImportCounts = { rows: 0, accepted: 0, rejected: 0, inserted: 0, updated: 0, unchanged: 0, repriced: 0, removed: 0 };
+  private readonly counts: ImportCounts = {
+    rows: 0,
+    accepted: 0,
+    rejected: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    repriced: 0,
+    removed: 0,
+  };
   private readonly progress: ReadProgress = { bytes: 0 };
   private lastProgress = 0;
   private fullSkippedReason: string | undefined;
@@ -108,7 +117,8 @@ class FeedImport {
     if (this.dryRun) return this.load(null, 0, null);
     const pool = this.pool!;
     const { bulk, concurrency } = this.opts;
-    this.bulk = bulk === 'always' || (bulk !== 'never' && shouldBulkLoad(Math.floor(this.totalBytes / BYTES_PER_ROW), await estimatedListings(pool)));
+    this.bulk =
+      bulk === 'always' || (bulk !== 'never' && shouldBulkLoad(Math.floor(this.totalBytes / BYTES_PER_ROW), await estimatedListings(pool)));
     if (this.bulk) {
       await withSecondaryIndexesRebuilt(
         pool,
@@ -181,7 +191,13 @@ class FeedImport {
     if (!this.opts.onProgress || performance.now() - this.lastProgress <= PROGRESS_EVERY_MS) return;
     this.lastProgress = performance.now();
     const { rows, rejected } = this.counts;
-    this.opts.onProgress({ rows, rejected, bytes: this.progress.bytes, totalBytes: this.totalBytes, seconds: (this.lastProgress - this.t0) / 1000 });
+    this.opts.onProgress({
+      rows,
+      rejected,
+      bytes: this.progress.bytes,
+      totalBytes: this.totalBytes,
+      seconds: (this.lastProgress - this.t0) / 1000,
+    });
   }
 
   /** `full`: the source's listings missing from the file are withdrawn, unless no row was valid. */

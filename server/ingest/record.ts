@@ -16,22 +16,26 @@ const ISO_TIMESTAMP = new RegExp(
   '^((\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-((0[13578]|1[02])-(0[1-9]|[12]\\d|3[01])|(0[469]|11)-(0[1-9]|[12]\\d|30)|(02)-(0[1-9]|1\\d|2[0-8])))' +
     'T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?(Z|([+-]\\d{2}:?\\d{2}))$',
 );
-const isoTimestamp = z.string({ required_error: 'is required', invalid_type_error: 'must be an ISO 8601 timestamp string' })
+const isoTimestamp = z
+  .string({ required_error: 'is required', invalid_type_error: 'must be an ISO 8601 timestamp string' })
   .regex(ISO_TIMESTAMP, 'must be an ISO 8601 timestamp with a time zone (2026-11-02T17:05:00Z)');
 
 const text = (max: number) =>
-  z.string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+  z
+    .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
     .trim()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`);
 
-const count = z.number({ required_error: 'is required', invalid_type_error: 'must be a number' })
+const count = z
+  .number({ required_error: 'is required', invalid_type_error: 'must be a number' })
   .int('must be an integer')
   .min(0, 'must be 0 or more')
   // The API's own bound (far above any real property: a larger value is a shifted column).
   .max(MAX_ROOMS, `must be at most ${MAX_ROOMS}`);
 
-const xaf = z.number({ required_error: 'is required', invalid_type_error: 'must be a number' })
+const xaf = z
+  .number({ required_error: 'is required', invalid_type_error: 'must be a number' })
   .int('must be an integer number of XAF (no minor unit)')
   .positive('must be greater than 0')
   .max(MAX_PRICE, `must be at most ${MAX_PRICE} (10^15 XAF)`);
@@ -49,7 +53,8 @@ export const ZListingRecord = z
     currency: z.literal('XAF', { errorMap: () => ({ message: 'must be XAF' }) }).default('XAF'),
     city: text(100),
     neighborhood: text(100),
-    surface: z.number({ required_error: 'is required', invalid_type_error: 'must be a number' })
+    surface: z
+      .number({ required_error: 'is required', invalid_type_error: 'must be a number' })
       .positive('must be greater than 0')
       .max(MAX_SURFACE, `must be at most ${MAX_SURFACE} square metres`),
     bedrooms: count,
@@ -62,10 +67,12 @@ export const ZListingRecord = z
     updated_at: isoTimestamp.optional(),
     removed_at: isoTimestamp.nullable().optional(),
     contact_name: text(200),
-    contact_phone: z.string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+    contact_phone: z
+      .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
       .trim()
       .regex(/^\+?[0-9][0-9 ().-]{5,24}$/, 'must be a phone number (+237 6xx xx xx xx)'),
-    contact_email: z.string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+    contact_email: z
+      .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
       .trim()
       .email('must be an e-mail address'),
     street_address: text(300),
@@ -107,7 +114,23 @@ export type ListingRecordInput = z.input<typeof ZListingRecord>;
 
 /** Feed columns in the order `admin generate` writes them (CSV header order). */
 export const RECORD_FIELDS = [
-  'source_ref', 'title', 'price', 'currency', 'city', 'neighborhood', 'surface', 'bedrooms', 'bathrooms',
-  'type', 'purpose', 'status', 'listed_at', 'updated_at', 'removed_at',
-  'contact_name', 'contact_phone', 'contact_email', 'street_address',
+  'source_ref',
+  'title',
+  'price',
+  'currency',
+  'city',
+  'neighborhood',
+  'surface',
+  'bedrooms',
+  'bathrooms',
+  'type',
+  'purpose',
+  'status',
+  'listed_at',
+  'updated_at',
+  'removed_at',
+  'contact_name',
+  'contact_phone',
+  'contact_email',
+  'street_address',
 ] as const;

@@ -19,7 +19,20 @@ import { insertListingsFrom, type ListingBatch, UNNEST_LISTINGS } from './column
 
 const insert = insertListingsFrom('$23');
 
-const PUBLIC = ['title', 'price', 'city', 'neighborhood', 'surface', 'bedrooms', 'bathrooms', 'type', 'purpose', 'status', 'listed_at', 'removed_at'];
+const PUBLIC = [
+  'title',
+  'price',
+  'city',
+  'neighborhood',
+  'surface',
+  'bedrooms',
+  'bathrooms',
+  'type',
+  'purpose',
+  'status',
+  'listed_at',
+  'removed_at',
+];
 const PRIVATE = ['contact_name', 'contact_phone', 'contact_email', 'street_address'];
 /** Derived columns follow their inputs (keys from names, price_per_m2 from price and surface). */
 const DERIVED = ['city_key', 'neighborhood_key', 'price_per_m2'];
@@ -72,12 +85,7 @@ export interface BatchResult {
 /** A pool (each batch on any free connection) or one client (a bulk load's transaction). */
 export type Queryable = Pick<pg.Pool, 'query'>;
 
-export async function upsertBatch(
-  db: Queryable,
-  source: string,
-  batch: ListingBatch,
-  now: Date,
-): Promise<BatchResult> {
+export async function upsertBatch(db: Queryable, source: string, batch: ListingBatch, now: Date): Promise<BatchResult> {
   const params = [...batch.params(), source, ...batch.historyParams(), now];
   const { rows } = await db.query<BatchResult>(UPSERT_SQL, params);
   return rows[0];

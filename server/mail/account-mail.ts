@@ -69,12 +69,20 @@ export class AccountMail {
   }
 
   passwordChanged(to: Recipient, at: Date): Promise<boolean> {
-    return this.send(to, 'password_changed', passwordChangedMail(to.language, { when: formatDayTime(to.language, at), url: this.link('/password/forgot') }));
+    return this.send(
+      to,
+      'password_changed',
+      passwordChangedMail(to.language, { when: formatDayTime(to.language, at), url: this.link('/password/forgot') }),
+    );
   }
 
   keyCreated(to: Recipient, key: KeyView): Promise<boolean> {
     const when = formatDayTime(to.language, new Date(key.created_at));
-    return this.send(to, 'key_created', keyCreatedMail(to.language, { name: key.name, prefix: key.prefix, test: key.kind === 'test', when, url: this.link('/keys') }));
+    return this.send(
+      to,
+      'key_created',
+      keyCreatedMail(to.language, { name: key.name, prefix: key.prefix, test: key.kind === 'test', when, url: this.link('/keys') }),
+    );
   }
 
   keyRotated(to: Recipient, rotation: { keyInfo: KeyView; previous: KeyView }): Promise<boolean> {
@@ -82,7 +90,13 @@ export class AccountMail {
     return this.send(
       to,
       'key_rotated',
-      keyRotatedMail(to.language, { name: rotation.keyInfo.name, prefix: rotation.keyInfo.prefix, oldPrefix: rotation.previous.prefix, until, url: this.link('/keys') }),
+      keyRotatedMail(to.language, {
+        name: rotation.keyInfo.name,
+        prefix: rotation.keyInfo.prefix,
+        oldPrefix: rotation.previous.prefix,
+        until,
+        url: this.link('/keys'),
+      }),
     );
   }
 

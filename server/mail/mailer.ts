@@ -77,7 +77,10 @@ export class FileMailer implements Mailer {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = join(this.dir, `${stamp}-${message.kind}-${message.to.replace(/[^A-Za-z0-9@._-]/g, '_')}.eml`);
     writeFileSync(file, info.message as Buffer);
-    this.logger.info({ to: message.to, subject: message.subject, file, links: message.text.match(LINK) ?? [] }, 'demo mail written (no SMTP_URL)');
+    this.logger.info(
+      { to: message.to, subject: message.subject, file, links: message.text.match(LINK) ?? [] },
+      'demo mail written (no SMTP_URL)',
+    );
   }
 
   close(): void {}

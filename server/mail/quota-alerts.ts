@@ -68,11 +68,21 @@ export class QuotaAlerts {
     const recipient = (await this.o.pool.query<Recipient>(RECIPIENT_SQL, [accountId])).rows[0];
     if (!recipient) return;
     const monthStart = new Date(`${month}T00:00:00Z`);
-    const sent = await this.o.mail.quotaLevel(recipient, { level: top, used, limit, month: month.slice(0, 7), resetsAt: nextMonthStart(monthStart) });
+    const sent = await this.o.mail.quotaLevel(recipient, {
+      level: top,
+      used,
+      limit,
+      month: month.slice(0, 7),
+      resetsAt: nextMonthStart(monthStart),
+    });
     if (!sent) {
       // Let a later call try again rather than lose the alert.
       const mine = rows.map((r) => r.level);
-      await this.o.pool.query('DELETE FROM quota_alerts WHERE account_id = $1 AND month = $2::date AND level = ANY($3::int[])', [accountId, month, mine]);
+      await this.o.pool.query('DELETE FROM quota_alerts WHERE account_id = $1 AND month = $2::date AND level = ANY($3::int[])', [
+        accountId,
+        month,
+        mine,
+      ]);
       for (const level of mine) this.noted.delete(`${accountId}:${level}`);
     }
   }

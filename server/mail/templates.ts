@@ -58,7 +58,10 @@ export const passwordChangedMail: Both<{ when: string; url: string }> = (lang, p
 
 export const keyCreatedMail: Both<{ name: string; prefix: string; test: boolean; when: string; url: string }> = (lang, p) =>
   compose(lang, {
-    subject: pick(lang, { en: `New API key “${p.name}” on your Mboa account`, fr: `Nouvelle clé d’API « ${p.name} » sur votre compte Mboa` }),
+    subject: pick(lang, {
+      en: `New API key “${p.name}” on your Mboa account`,
+      fr: `Nouvelle clé d’API « ${p.name} » sur votre compte Mboa`,
+    }),
     paragraphs: [
       pick(lang, {
         en: `A ${p.test ? 'test' : 'live'} key ${p.prefix}… named “${p.name}” was created on ${p.when}.`,
@@ -100,7 +103,10 @@ export const keyRevokedMail: Both<{ name: string; prefix: string; when: string; 
     action: { label: pick(lang, { en: 'See my keys', fr: 'Voir mes clés' }), url: p.url },
   });
 
-export const quotaLevelMail: Both<{ level: 80 | 100; used: string; limit: string; month: string; resets: string; url: string }> = (lang, p) =>
+export const quotaLevelMail: Both<{ level: 80 | 100; used: string; limit: string; month: string; resets: string; url: string }> = (
+  lang,
+  p,
+) =>
   compose(lang, {
     subject:
       p.level === 100
@@ -158,7 +164,10 @@ export const invoiceOverdueMail: Both<{ number: string; total: string; due: stri
 
 export const accessSuspendedMail: Both<{ number: string; url: string }> = (lang, p) =>
   compose(lang, {
-    subject: pick(lang, { en: `Mboa API access suspended: invoice ${p.number} unpaid`, fr: `Accès à l’API Mboa suspendu : facture ${p.number} impayée` }),
+    subject: pick(lang, {
+      en: `Mboa API access suspended: invoice ${p.number} unpaid`,
+      fr: `Accès à l’API Mboa suspendu : facture ${p.number} impayée`,
+    }),
     paragraphs: [
       pick(lang, {
         en: `Invoice ${p.number} is still unpaid, so the API now refuses your account's calls. Access comes back as soon as the payment is recorded.`,

@@ -24,7 +24,12 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function opsRoutes(deps: { readiness: Readiness; metrics: Metrics; metricsToken?: string; draining: () => boolean }): RequestHandler {
+export function opsRoutes(deps: {
+  readiness: Readiness;
+  metrics: Metrics;
+  metricsToken?: string;
+  draining: () => boolean;
+}): RequestHandler {
   const healthz: RequestHandler = (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'ok' });

@@ -87,7 +87,10 @@ export class ChangeFeed {
         this.probe = { token, resolve };
       });
       await client.query(`SELECT pg_notify('mboa_data', $1)`, [`probe:${token}`]);
-      const ok = await Promise.race([delivered.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), PROBE_TIMEOUT_MS))]);
+      const ok = await Promise.race([
+        delivered.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), PROBE_TIMEOUT_MS)),
+      ]);
       this.probe = null;
       if (!ok) throw new Error('notifications are not delivered');
       this.attempt = 0;

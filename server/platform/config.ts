@@ -54,7 +54,10 @@ const ZConfig = z.object({
   /** Seconds in-flight requests get to finish after SIGTERM before the process exits anyway. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
   /** Outgoing mail: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   /** The sender of every e-mail. */
   MBOA_MAIL_FROM: z.string().min(3).default('Mboa <no-reply@mboa.cm>'),
 });
@@ -140,7 +143,10 @@ function secretsFromEnv(c: z.infer<typeof ZConfig>, strictness: Mode): Partial<S
   if (missing.length === 0 || strictness === 'demo') return secrets;
   throw new ConfigError(
     missing
-      .map((name) => `${name} is not set: production needs it (${SECRET_MIN_LENGTH}+ characters, the same on every instance; make one with: ${SECRET_HINT})`)
+      .map(
+        (name) =>
+          `${name} is not set: production needs it (${SECRET_MIN_LENGTH}+ characters, the same on every instance; make one with: ${SECRET_HINT})`,
+      )
       .join('\n'),
   );
 }

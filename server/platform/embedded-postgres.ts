@@ -40,7 +40,9 @@ export function runningEmbeddedUrl(dataDir: string): string | null {
 export async function startEmbeddedPostgres(dataDir: string, options: { announce?: boolean } = {}): Promise<EmbeddedPostgres> {
   const other = runningEmbeddedUrl(dataDir);
   if (other) {
-    throw new Error(`the embedded database in ${dataDir} is already served by another process (${other}); stop it first or set DATABASE_URL`);
+    throw new Error(
+      `the embedded database in ${dataDir} is already served by another process (${other}); stop it first or set DATABASE_URL`,
+    );
   }
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(join(dataDir, 'pgdata'));

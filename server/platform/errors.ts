@@ -27,13 +27,27 @@ export class NotReadyError extends Error {
 }
 
 /** pg / network failures that mean "the database is not there", not "the query is wrong". */
-const UNAVAILABLE_CODES = new Set(['MBOA_NOT_READY', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_CODES = new Set([
+  'MBOA_NOT_READY',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { code?: string; message?: string; cause?: unknown };
   if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
-  if (typeof e.message === 'string' && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(e.message)) {
+  if (
+    typeof e.message === 'string' &&
+    /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(e.message)
+  ) {
     return true;
   }
   return e.cause !== undefined && e.cause !== err && isDatabaseUnavailable(e.cause);

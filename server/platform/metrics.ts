@@ -58,4 +58,3 @@ export class Metrics {
     this.problems.inc({ code });
   }
 }
-

@@ -35,9 +35,7 @@ export class Readiness {
   private pending: string[] = [];
   private checked = false;
 
-  constructor(
-    private readonly deps: { pool: pg.Pool; redis?: Redis; logger: Logger; checkMigrations: boolean },
-  ) {
+  constructor(private readonly deps: { pool: pg.Pool; redis?: Redis; logger: Logger; checkMigrations: boolean }) {
     this.schemaOk = !deps.checkMigrations;
   }
 
@@ -52,7 +50,10 @@ export class Readiness {
     try {
       const status = await withTimeout(migrationStatus(this.deps.pool), CHECK_TIMEOUT_MS);
       if (status.unknown.length) {
-        this.deps.logger.warn({ unknown: status.unknown }, 'the database holds migrations this version does not know (a newer version deployed?)');
+        this.deps.logger.warn(
+          { unknown: status.unknown },
+          'the database holds migrations this version does not know (a newer version deployed?)',
+        );
       }
       const changed = status.pending.join() !== this.pending.join() || !this.checked;
       this.pending = status.pending;
@@ -61,7 +62,10 @@ export class Readiness {
         this.schemaOk = true;
         this.deps.logger.info('database schema up to date');
       } else if (changed) {
-        this.deps.logger.error({ pending: status.pending }, 'database schema is behind this version: run `npm run db:migrate`; not ready until then');
+        this.deps.logger.error(
+          { pending: status.pending },
+          'database schema is behind this version: run `npm run db:migrate`; not ready until then',
+        );
       }
     } catch (err) {
       this.deps.logger.warn({ err: (err as Error).message }, 'migration state unreadable');

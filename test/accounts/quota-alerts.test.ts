@@ -83,7 +83,15 @@ describe('noteQuotaLevel', () => {
   const logger = createLogger('silent');
   const month = isoDay(monthStart(new Date()));
   const alertsOver = (pool: pg.Pool) =>
-    new QuotaAlerts({ pool, logger, mail: new AccountMail({ mailer: new SmtpMailer(t.mailbox.url, 'Mboa <no-reply@mboa.cm>'), dashboardUrl: `${t.baseUrl}/dashboard`, logger }) });
+    new QuotaAlerts({
+      pool,
+      logger,
+      mail: new AccountMail({
+        mailer: new SmtpMailer(t.mailbox.url, 'Mboa <no-reply@mboa.cm>'),
+        dashboardUrl: `${t.baseUrl}/dashboard`,
+        logger,
+      }),
+    });
 
   it('runs no query while no level is crossed, and one round once per level', async () => {
     const { id } = await accountWithQuota(100);

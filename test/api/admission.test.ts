@@ -45,7 +45,9 @@ describe.each([
       expect(answers.filter((a) => a.status === 429).every((a) => a.body.code === 'quota_exceeded')).toBe(true);
       for (const s of servers) await s.server.flushUsage();
       expect(await storedUsage(servers[0], id)).toBe(200);
-      const { rows } = await t.db.pool.query<{ calls: number }>('SELECT sum(calls)::int AS calls FROM daily_usage WHERE account_id = $1', [id]);
+      const { rows } = await t.db.pool.query<{ calls: number }>('SELECT sum(calls)::int AS calls FROM daily_usage WHERE account_id = $1', [
+        id,
+      ]);
       expect(rows[0].calls).toBe(200);
     } finally {
       await Promise.all(servers.map((s) => s.close()));
@@ -89,7 +91,13 @@ describe.each([
     const { id } = await t.account('pro', { monthlyQuota: 3 });
     const keyId = (await t.db.pool.query<{ id: string }>('SELECT id FROM api_keys WHERE account_id = $1', [id])).rows[0].id;
     const redis = store === 'redis' ? await connectedRedis() : undefined;
-    const crashed = new Admission({ pool: t.db.pool, redis, logger: createLogger('silent'), background: new BackgroundWork(), holdTtlMs: 800 });
+    const crashed = new Admission({
+      pool: t.db.pool,
+      redis,
+      logger: createLogger('silent'),
+      background: new BackgroundWork(),
+      holdTtlMs: 800,
+    });
     const caller: AdmissionCaller = { accountId: id, keyId, monthlyQuota: 3, ratePerMinute: null };
     try {
       for (let i = 0; i < 3; i++) expect((await crashed.admit(caller, 'listings.search', true, new Date())).outcome).toBe('admitted');

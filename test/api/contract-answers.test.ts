@@ -20,7 +20,8 @@ function deepStrict(schema: ZodTypeAny): ZodTypeAny {
   if (schema instanceof z.ZodNullable) return deepStrict(schema.unwrap()).nullable();
   if (schema instanceof z.ZodOptional) return deepStrict(schema.unwrap()).optional();
   if (schema instanceof z.ZodDefault) return deepStrict(schema.removeDefault());
-  if (schema instanceof z.ZodUnion) return z.union((schema.options as ZodTypeAny[]).map(deepStrict) as [ZodTypeAny, ZodTypeAny, ...ZodTypeAny[]]);
+  if (schema instanceof z.ZodUnion)
+    return z.union((schema.options as ZodTypeAny[]).map(deepStrict) as [ZodTypeAny, ZodTypeAny, ...ZodTypeAny[]]);
   if (schema instanceof z.ZodEffects) return deepStrict(schema.innerType());
   return schema;
 }
@@ -55,9 +56,10 @@ beforeAll(async () => {
   listingId = rows[0].id;
 });
 afterAll(async () => {
-  await t.db.pool.query(`UPDATE listings SET contact_name = NULL, contact_phone = NULL, contact_email = NULL, street_address = NULL WHERE contact_email = $1`, [
-    planted.email,
-  ]);
+  await t.db.pool.query(
+    `UPDATE listings SET contact_name = NULL, contact_phone = NULL, contact_email = NULL, street_address = NULL WHERE contact_email = $1`,
+    [planted.email],
+  );
   await t.close();
 });
 
@@ -68,7 +70,12 @@ describe.each(ROUTE_CASES)('$name', (route) => {
     const declared = routes[route.name].responses[200] as ZodTypeAny | { body: ZodTypeAny };
     // NDJSON: every line is the declared body; JSON: the whole answer is.
     const schema = deepStrict('body' in declared ? declared.body : declared);
-    const bodies: unknown[] = route.ndjson ? (res.text as string).split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [res.body];
+    const bodies: unknown[] = route.ndjson
+      ? (res.text as string)
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [res.body];
     expect(bodies.length).toBeGreaterThan(0);
     for (const body of bodies) {
       const parsed = schema.safeParse(body);
@@ -85,6 +92,9 @@ it('the strict schema does catch an extra field (the check above can fail)', asy
   const schema = deepStrict(routes['listings.get'].responses[200] as ZodTypeAny);
   const res = await get(t.baseUrl, `/api/v1/listings/${listingId}`, t.keys.enterprise);
   expect(schema.safeParse(res.body).success).toBe(true);
-  const leaked = { ...res.body, data: { ...res.body.data, price_history: [{ ...res.body.data.price_history[0], contact_email: planted.email }] } };
+  const leaked = {
+    ...res.body,
+    data: { ...res.body.data, price_history: [{ ...res.body.data.price_history[0], contact_email: planted.email }] },
+  };
   expect(schema.safeParse(leaked).success).toBe(false);
 });

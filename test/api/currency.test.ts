@@ -70,14 +70,26 @@ describe('search', () => {
 
   it('lets a walk switch currency between pages, but binds price bounds to the XAF range they denote', async () => {
     const first = await get(t.baseUrl, '/api/v1/listings?city=Yaoundé&limit=5', key);
-    const next = await get(t.baseUrl, `/api/v1/listings?city=Yaoundé&limit=5&currency=EUR&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`, key);
+    const next = await get(
+      t.baseUrl,
+      `/api/v1/listings?city=Yaoundé&limit=5&currency=EUR&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`,
+      key,
+    );
     expect(next.status).toBe(200);
     expect(next.body.data[0].currency).toBe('EUR');
-    const xafNext = await get(t.baseUrl, `/api/v1/listings?city=Yaoundé&limit=5&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`, key);
+    const xafNext = await get(
+      t.baseUrl,
+      `/api/v1/listings?city=Yaoundé&limit=5&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`,
+      key,
+    );
     expect(next.body.data.map((l: { id: string }) => l.id)).toEqual(xafNext.body.data.map((l: { id: string }) => l.id));
 
     const bounded = await get(t.baseUrl, '/api/v1/listings?min_price=100&limit=5&currency=EUR', key);
-    const otherRange = await get(t.baseUrl, `/api/v1/listings?min_price=100&limit=5&cursor=${encodeURIComponent(bounded.body.meta.next_cursor)}`, key);
+    const otherRange = await get(
+      t.baseUrl,
+      `/api/v1/listings?min_price=100&limit=5&cursor=${encodeURIComponent(bounded.body.meta.next_cursor)}`,
+      key,
+    );
     expect(otherRange.status).toBe(400);
     expect(otherRange.body.code).toBe('invalid_cursor');
   });
@@ -98,7 +110,12 @@ describe('detail', () => {
     const path = `/api/v1/listings/${rows[0].listing_id}`;
     const [xaf, inEur] = await Promise.all([get(t.baseUrl, path, key), get(t.baseUrl, `${path}?currency=EUR`, key)]);
     expect(inEur.status).toBe(200);
-    expect(inEur.body.data).toMatchObject({ id: xaf.body.data.id, currency: 'EUR', price: eur(xaf.body.data.price), price_per_m2: eur(xaf.body.data.price_per_m2) });
+    expect(inEur.body.data).toMatchObject({
+      id: xaf.body.data.id,
+      currency: 'EUR',
+      price: eur(xaf.body.data.price),
+      price_per_m2: eur(xaf.body.data.price_per_m2),
+    });
     expect(inEur.body.data.price_history.length).toBeGreaterThan(1);
     expect(inEur.body.data.price_history).toEqual(
       xaf.body.data.price_history.map((h: { date: string; price: number }) => ({ date: h.date, price: eur(h.price) })),
@@ -114,12 +131,24 @@ describe('market', () => {
     ]);
     expect(inEur.body.data.length).toBeGreaterThan(0);
     expect(inEur.body.data.length).toBe(xaf.body.data.length);
-    const money = ['avg_price', 'min_price', 'p25_price', 'median_price', 'p75_price', 'max_price', 'avg_price_per_m2', 'p25_price_per_m2', 'median_price_per_m2', 'p75_price_per_m2'];
+    const money = [
+      'avg_price',
+      'min_price',
+      'p25_price',
+      'median_price',
+      'p75_price',
+      'max_price',
+      'avg_price_per_m2',
+      'p25_price_per_m2',
+      'median_price_per_m2',
+      'p75_price_per_m2',
+    ];
     for (const [i, row] of inEur.body.data.entries()) {
       const x = xaf.body.data[i];
       expect(row.currency).toBe('EUR');
       for (const field of money) expect(row[field], field).toBe(eur(x[field]));
-      for (const field of ['volume', 'sample_size', 'price_per_m2_sample_size', 'purpose', 'type', 'as_of']) expect(row[field]).toEqual(x[field]);
+      for (const field of ['volume', 'sample_size', 'price_per_m2_sample_size', 'purpose', 'type', 'as_of'])
+        expect(row[field]).toEqual(x[field]);
     }
   });
 

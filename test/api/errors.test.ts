@@ -56,7 +56,11 @@ describe('validation errors', () => {
 describe('other errors', () => {
   it('405 method_not_allowed for writes, with Allow', async () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
-      const res = await fetch(`${t.baseUrl}/api/v1/listings`, { method, headers: { 'X-API-Key': key, 'content-type': 'application/json' }, body: '{"x":1}' });
+      const res = await fetch(`${t.baseUrl}/api/v1/listings`, {
+        method,
+        headers: { 'X-API-Key': key, 'content-type': 'application/json' },
+        body: '{"x":1}',
+      });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('GET, HEAD');
       expect((await res.json()).code).toBe('method_not_allowed');
@@ -82,7 +86,11 @@ describe('other errors', () => {
   it('503 unavailable, not 500, when the database is down', async () => {
     const { createServer } = await import('../../server/start/create-server.js');
     const { createLogger } = await import('../../server/platform/logger.js');
-    const server = await createServer({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/none', logger: createLogger('silent'), secrets: TEST_SECRETS });
+    const server = await createServer({
+      databaseUrl: 'postgresql://postgres@127.0.0.1:1/none',
+      logger: createLogger('silent'),
+      secrets: TEST_SECRETS,
+    });
     const base = await server.listen(0, '127.0.0.1');
     try {
       const res = await get(base, '/api/v1/ping', key);
@@ -100,7 +108,14 @@ describe('documentation', () => {
     const spec = await get(t.baseUrl, '/api/v1/openapi.json');
     expect(spec.status).toBe(200);
     expect(Object.keys(spec.body.paths).sort()).toEqual(
-      ['/api/v1/exports/listings', '/api/v1/listings', '/api/v1/listings/{id}', '/api/v1/market/stats', '/api/v1/market/trends', '/api/v1/ping'].sort(),
+      [
+        '/api/v1/exports/listings',
+        '/api/v1/listings',
+        '/api/v1/listings/{id}',
+        '/api/v1/market/stats',
+        '/api/v1/market/trends',
+        '/api/v1/ping',
+      ].sort(),
     );
     expect(spec.body.components.securitySchemes.ApiKeyAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(spec.body.paths['/api/v1/market/trends'].get['x-mboa-plans']).toEqual(['pro', 'enterprise']);

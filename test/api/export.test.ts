@@ -28,7 +28,11 @@ async function exportText(path: string, apiKey = key, headers: Record<string, st
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-const linesOf = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; city: string; status: string });
+const linesOf = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: string; city: string; status: string });
 
 async function sqlIds(where: string, params: unknown[] = []): Promise<string[]> {
   const { rows } = await t.db.pool.query<{ id: string }>(`SELECT id FROM listings WHERE ${where} ORDER BY id`, params);
@@ -59,7 +63,11 @@ describe('GET /api/v1/exports/listings', () => {
     const searched: Array<{ id: string }> = [];
     let cursor: string | null = null;
     do {
-      const page = await get(t.baseUrl, `/api/v1/listings?city=Kribi&status=any&currency=${currency}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
+      const page = await get(
+        t.baseUrl,
+        `/api/v1/listings?city=Kribi&status=any&currency=${currency}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        key,
+      );
       searched.push(...page.body.data);
       cursor = page.body.meta.next_cursor;
     } while (cursor);
@@ -70,9 +78,13 @@ describe('GET /api/v1/exports/listings', () => {
 
   it('takes the search filters (active by default) and amounts in EUR', async () => {
     const active = linesOf((await exportText('/api/v1/exports/listings?purpose=rent&type=apartment&min_bedrooms=2')).text);
-    expect(active.map((l) => l.id)).toEqual(await sqlIds("status = 'active' AND purpose = 'rent' AND type = 'apartment' AND bedrooms >= 2"));
+    expect(active.map((l) => l.id)).toEqual(
+      await sqlIds("status = 'active' AND purpose = 'rent' AND type = 'apartment' AND bedrooms >= 2"),
+    );
     expect(active.length).toBeGreaterThan(0);
-    const eur = linesOf((await exportText('/api/v1/exports/listings?purpose=rent&type=apartment&min_bedrooms=2&currency=EUR')).text) as unknown as Array<{ currency: string }>;
+    const eur = linesOf(
+      (await exportText('/api/v1/exports/listings?purpose=rent&type=apartment&min_bedrooms=2&currency=EUR')).text,
+    ) as unknown as Array<{ currency: string }>;
     expect(eur.length).toBe(active.length);
     expect(new Set(eur.map((l) => l.currency))).toEqual(new Set(['EUR']));
   });
@@ -108,11 +120,15 @@ describe('GET /api/v1/exports/listings', () => {
   it('is compressed when the client accepts it', async () => {
     const plain = (await exportText('/api/v1/exports/listings?city=Kribi')).text;
     const gz = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
-      const req = request(`${t.baseUrl}/api/v1/exports/listings?city=Kribi`, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip' } }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (d: Buffer) => parts.push(d));
-        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(parts) }));
-      });
+      const req = request(
+        `${t.baseUrl}/api/v1/exports/listings?city=Kribi`,
+        { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip' } },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (d: Buffer) => parts.push(d));
+          res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(parts) }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -129,7 +145,15 @@ describe('GET /api/v1/exports/listings', () => {
       expect(res.body.code).toBe('plan_forbidden');
       expect(res.body.detail).toMatch(/Enterprise/);
     }
-    for (const query of ['sort=price', 'limit=10', 'cursor=x', 'after=lst_x', 'min_price=1e3', 'city=Doula', 'listed_after=2026-01-01T00:00:00%2B99:99']) {
+    for (const query of [
+      'sort=price',
+      'limit=10',
+      'cursor=x',
+      'after=lst_x',
+      'min_price=1e3',
+      'city=Doula',
+      'listed_after=2026-01-01T00:00:00%2B99:99',
+    ]) {
       const res = await get(t.baseUrl, `/api/v1/exports/listings?${query}`, key);
       expect(res.status, query).toBe(400);
       expect(res.body.code).toBe('validation_error');
@@ -149,7 +173,9 @@ describe('charging', () => {
 
   it('cuts the export when the quota is used up mid-way; the resumed request gets 429 quota_exceeded', async () => {
     const account = await t.account('enterprise', { monthlyQuota: 2 });
-    const cut = await fetch(`${t.baseUrl}/api/v1/exports/listings?status=any`, { headers: { 'X-API-Key': account.key, 'Accept-Encoding': 'identity' } });
+    const cut = await fetch(`${t.baseUrl}/api/v1/exports/listings?status=any`, {
+      headers: { 'X-API-Key': account.key, 'Accept-Encoding': 'identity' },
+    });
     expect(cut.status).toBe(200);
     // Two blocks go out, then the connection is cut: the body never ends cleanly.
     await expect(cut.text()).rejects.toThrow();

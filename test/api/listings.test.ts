@@ -21,7 +21,11 @@ async function walk(query: string, limit = 200) {
   let pages = 0;
   do {
     const sep = query ? '&' : '';
-    const res = await get(t.baseUrl, `/api/v1/listings?${query}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
+    const res = await get(
+      t.baseUrl,
+      `/api/v1/listings?${query}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      key,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     if (total === -1) total = res.body.meta.total;
     expect(res.body.meta.total).toBe(total);
@@ -89,13 +93,21 @@ describe('filters equal a direct SQL count', () => {
     ['city=YAOUNDÉ&neighborhood=bastos', "status = 'active' AND city = 'Yaoundé' AND neighborhood = 'Bastos'", []],
     ['type=villa', "status = 'active' AND type = 'villa'", []],
     ['purpose=rent', "status = 'active' AND purpose = 'rent'", []],
-    ['purpose=sale&min_price=50000000&max_price=200000000', "status = 'active' AND purpose = 'sale' AND price BETWEEN 50000000 AND 200000000", []],
+    [
+      'purpose=sale&min_price=50000000&max_price=200000000',
+      "status = 'active' AND purpose = 'sale' AND price BETWEEN 50000000 AND 200000000",
+      [],
+    ],
     ['min_surface=100&max_surface=300', "status = 'active' AND surface BETWEEN 100 AND 300", []],
     ['min_bedrooms=3&min_bathrooms=2', "status = 'active' AND bedrooms >= 3 AND bathrooms >= 2", []],
     ['listed_after=2026-06-01', "status = 'active' AND listed_at >= '2026-06-01T00:00:00Z'", []],
     ['status=withdrawn', "status = 'withdrawn'", []],
     ['status=any', 'TRUE', []],
-    ['city=Douala&type=apartment&purpose=rent&min_bedrooms=2', "status = 'active' AND city = 'Douala' AND type = 'apartment' AND purpose = 'rent' AND bedrooms >= 2", []],
+    [
+      'city=Douala&type=apartment&purpose=rent&min_bedrooms=2',
+      "status = 'active' AND city = 'Douala' AND type = 'apartment' AND purpose = 'rent' AND bedrooms >= 2",
+      [],
+    ],
   ];
   it.each(cases)('%s', async (query, where, params) => {
     const res = await get(t.baseUrl, `/api/v1/listings?${query}&limit=5`, key);
@@ -206,7 +218,26 @@ describe('no PII leaves the API', () => {
     }
     const detailKeys = Object.keys(bodies[0].body.data).sort();
     expect(detailKeys).toEqual(
-      ['bathrooms', 'bedrooms', 'city', 'currency', 'days_on_market', 'id', 'listed_at', 'neighborhood', 'price', 'price_history', 'price_per_m2', 'purpose', 'removed_at', 'status', 'surface', 'title', 'type', 'updated_at'].sort(),
+      [
+        'bathrooms',
+        'bedrooms',
+        'city',
+        'currency',
+        'days_on_market',
+        'id',
+        'listed_at',
+        'neighborhood',
+        'price',
+        'price_history',
+        'price_per_m2',
+        'purpose',
+        'removed_at',
+        'status',
+        'surface',
+        'title',
+        'type',
+        'updated_at',
+      ].sort(),
     );
   });
 });

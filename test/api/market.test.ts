@@ -55,9 +55,19 @@ async function directStats(where: string, groupBy: string, params: unknown[] = [
 
 function expectRowEqualsDirect(row: Record<string, unknown>, d: Record<string, number>) {
   expect(row).toMatchObject({
-    volume: d.volume, sample_size: d.volume, avg_price: d.avg_price, min_price: d.min_price, p25_price: d.p25_price,
-    median_price: d.median_price, p75_price: d.p75_price, max_price: d.max_price, price_per_m2_sample_size: d.ppm_n,
-    avg_price_per_m2: d.avg_ppm, p25_price_per_m2: d.p25_ppm, median_price_per_m2: d.median_ppm, p75_price_per_m2: d.p75_ppm,
+    volume: d.volume,
+    sample_size: d.volume,
+    avg_price: d.avg_price,
+    min_price: d.min_price,
+    p25_price: d.p25_price,
+    median_price: d.median_price,
+    p75_price: d.p75_price,
+    max_price: d.max_price,
+    price_per_m2_sample_size: d.ppm_n,
+    avg_price_per_m2: d.avg_ppm,
+    p25_price_per_m2: d.p25_ppm,
+    median_price_per_m2: d.median_ppm,
+    p75_price_per_m2: d.p75_ppm,
     currency: 'XAF',
   });
   expect(row.p25_price as number).toBeLessThanOrEqual(row.median_price as number);
@@ -87,7 +97,11 @@ describe('GET /api/v1/market/stats', () => {
     const { neighborhood } = busiest[0];
     expect(busiest[0].n).toBeGreaterThan(10);
 
-    const all = await get(t.baseUrl, `/api/v1/market/stats?city=yaounde&neighborhood=${encodeURIComponent(neighborhood.toUpperCase())}`, key);
+    const all = await get(
+      t.baseUrl,
+      `/api/v1/market/stats?city=yaounde&neighborhood=${encodeURIComponent(neighborhood.toUpperCase())}`,
+      key,
+    );
     expect(all.status).toBe(200);
     const direct = await directStats("city = 'Yaoundé' AND neighborhood = $1", 'purpose', [neighborhood]);
     expect(direct.length).toBeGreaterThan(0);
@@ -104,7 +118,11 @@ describe('GET /api/v1/market/stats', () => {
       [neighborhood],
     );
     const type = typed[0].type;
-    const byType = await get(t.baseUrl, `/api/v1/market/stats?city=Yaoundé&neighborhood=${encodeURIComponent(neighborhood)}&type=${type}`, key);
+    const byType = await get(
+      t.baseUrl,
+      `/api/v1/market/stats?city=Yaoundé&neighborhood=${encodeURIComponent(neighborhood)}&type=${type}`,
+      key,
+    );
     const directByType = await directStats("city = 'Yaoundé' AND neighborhood = $1 AND type = $2", 'purpose', [neighborhood, type]);
     expect(directByType.length).toBeGreaterThan(0);
     expect(byType.body.data.length).toBe(directByType.length);
@@ -154,7 +172,11 @@ describe('GET /api/v1/market/trends', () => {
   }
 
   async function trendRow(g: typeof ENOUGH) {
-    const res = await get(t.baseUrl, `/api/v1/market/trends?city=${encodeURIComponent(g.city)}&neighborhood=${g.neighborhood}&type=${g.type}&purpose=${g.purpose}`, key);
+    const res = await get(
+      t.baseUrl,
+      `/api/v1/market/trends?city=${encodeURIComponent(g.city)}&neighborhood=${g.neighborhood}&type=${g.type}&purpose=${g.purpose}`,
+      key,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(1);
     return res.body.data[0];
@@ -169,8 +191,14 @@ describe('GET /api/v1/market/trends', () => {
     expect(d.cur).toBeGreaterThanOrEqual(TREND_MIN_SAMPLE);
     expect(d.prev).toBeGreaterThanOrEqual(TREND_MIN_SAMPLE);
     expect(row).toMatchObject({
-      new_listings: d.cur, sample_size: d.cur, previous_sample_size: d.prev, price_per_m2_sample_size: d.cur,
-      avg_price: d.avg_price, median_price: d.median_price, avg_price_change_pct: d.avg_change, new_listings_change_pct: d.count_change,
+      new_listings: d.cur,
+      sample_size: d.cur,
+      previous_sample_size: d.prev,
+      price_per_m2_sample_size: d.cur,
+      avg_price: d.avg_price,
+      median_price: d.median_price,
+      avg_price_change_pct: d.avg_change,
+      new_listings_change_pct: d.count_change,
       currency: 'XAF',
     });
     expect(row.avg_price_change_pct).not.toBeNull();
@@ -184,8 +212,11 @@ describe('GET /api/v1/market/trends', () => {
     expect(d.prev).toBeLessThan(TREND_MIN_SAMPLE);
     expect(d.count_change).not.toBeNull(); // what would have been shown: +300 % on 2 listings
     expect(row).toMatchObject({
-      sample_size: d.cur, previous_sample_size: d.prev, avg_price: d.avg_price,
-      avg_price_change_pct: null, new_listings_change_pct: null,
+      sample_size: d.cur,
+      previous_sample_size: d.prev,
+      avg_price: d.avg_price,
+      avg_price_change_pct: null,
+      new_listings_change_pct: null,
     });
   });
 

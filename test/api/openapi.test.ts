@@ -53,7 +53,11 @@ async function startFaultyServer(): Promise<{ baseUrl: string; close: () => Prom
 
 /** A server whose database cannot be reached. */
 async function startServerWithoutDatabase(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-  const server = await createServer({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/none', logger: createLogger('silent'), secrets: TEST_SECRETS });
+  const server = await createServer({
+    databaseUrl: 'postgresql://postgres@127.0.0.1:1/none',
+    logger: createLogger('silent'),
+    secrets: TEST_SECRETS,
+  });
   const baseUrl = await server.listen(0, '127.0.0.1');
   return { baseUrl, close: () => server.close().then(() => undefined) };
 }
@@ -111,7 +115,8 @@ beforeAll(async () => {
     await call(base, path, { expected: 401 });
     await call(base, path, { key: `mboa_live_${'A'.repeat(32)}`, expected: 401 });
     await call(base, path, { key: suspended.key, expected: 403 });
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) await call(base, path.split('?')[0], { key: enterprise, method, expected: 405 });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
+      await call(base, path.split('?')[0], { key: enterprise, method, expected: 405 });
     // 429 rate_limited: one call a minute, the second refused (on a plan that has the route).
     const plan = route.metadata.plans.includes('pro') ? 'pro' : 'enterprise';
     const limited = await t.account(plan, { rateLimit: 1 });
@@ -156,7 +161,20 @@ describe('every answer validates against the OpenAPI document', () => {
     expect([...statuses].sort()).toEqual([200, 400, 401, 403, 404, 405, 429, 500, 503]);
     for (const a of answers) expect(a.status, `${a.method} ${a.url}: ${JSON.stringify(a.body)}`).toBe(a.expected);
     const codes = new Set(answers.map((a) => (a.body as { code?: string }).code).filter(Boolean));
-    for (const code of ['validation_error', 'invalid_cursor', 'missing_api_key', 'invalid_api_key', 'plan_forbidden', 'account_suspended', 'not_found', 'method_not_allowed', 'rate_limited', 'quota_exceeded', 'internal_error', 'unavailable']) {
+    for (const code of [
+      'validation_error',
+      'invalid_cursor',
+      'missing_api_key',
+      'invalid_api_key',
+      'plan_forbidden',
+      'account_suspended',
+      'not_found',
+      'method_not_allowed',
+      'rate_limited',
+      'quota_exceeded',
+      'internal_error',
+      'unavailable',
+    ]) {
       expect(codes.has(code), code).toBe(true);
     }
   });
@@ -219,8 +237,17 @@ describe('the document', () => {
 
   it('has meaningful operation ids, named schemas and problem+json errors', () => {
     const ops = Object.values(document.paths).map((p) => p.get as { operationId: string; responses: Record<string, unknown> });
-    expect(ops.map((o) => o.operationId).sort()).toEqual(['exportListings', 'getListing', 'getMarketStats', 'getMarketTrends', 'ping', 'searchListings']);
-    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['Listing', 'ListingDetail', 'MarketStat', 'MarketTrend', 'Problem', 'Quota']));
+    expect(ops.map((o) => o.operationId).sort()).toEqual([
+      'exportListings',
+      'getListing',
+      'getMarketStats',
+      'getMarketTrends',
+      'ping',
+      'searchListings',
+    ]);
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['Listing', 'ListingDetail', 'MarketStat', 'MarketTrend', 'Problem', 'Quota']),
+    );
     for (const response of Object.values(document.components.responses) as Array<{ content: object }>) {
       expect(Object.keys(response.content)).toEqual(['application/problem+json']);
     }
@@ -247,24 +274,35 @@ describe('the document', () => {
     expect(JSON.stringify(published.paths)).toContain('curl -H \\"X-API-Key: $MBOA_API_KEY\\" \\"https://api.mboa.cm/api/v1/listings?');
   });
 
-  it.each([undefined, 'https://api.mboa.cm'])('lints with 0 errors and 0 warnings under Redocly recommended (MBOA_PUBLIC_URL=%s)', (publicUrl) => {
-    const dir = mkdtempSync(join(tmpdir(), 'mboa-openapi-'));
-    try {
-      const file = join(dir, 'openapi.json');
-      const env = { ...process.env, MBOA_PUBLIC_URL: publicUrl ?? '' };
-      const write = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/write-openapi.ts', file], { env, encoding: 'utf8' });
-      expect(write.status, write.stderr).toBe(0);
-      expect(JSON.parse(readFileSync(file, 'utf8')).servers[0].url).toBe(publicUrl ?? '/');
-      const lint = spawnSync(process.execPath, ['node_modules/@redocly/cli/bin/cli.js', 'lint', file, '--config', 'redocly.yaml', '--format', 'json'], {
-        env,
-        encoding: 'utf8',
-      });
-      const report = JSON.parse(lint.stdout.slice(lint.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: unknown[] };
-      expect(report.problems).toEqual([]);
-      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-      expect(lint.status).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  it.each([undefined, 'https://api.mboa.cm'])(
+    'lints with 0 errors and 0 warnings under Redocly recommended (MBOA_PUBLIC_URL=%s)',
+    (publicUrl) => {
+      const dir = mkdtempSync(join(tmpdir(), 'mboa-openapi-'));
+      try {
+        const file = join(dir, 'openapi.json');
+        const env = { ...process.env, MBOA_PUBLIC_URL: publicUrl ?? '' };
+        const write = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/write-openapi.ts', file], { env, encoding: 'utf8' });
+        expect(write.status, write.stderr).toBe(0);
+        expect(JSON.parse(readFileSync(file, 'utf8')).servers[0].url).toBe(publicUrl ?? '/');
+        const lint = spawnSync(
+          process.execPath,
+          ['node_modules/@redocly/cli/bin/cli.js', 'lint', file, '--config', 'redocly.yaml', '--format', 'json'],
+          {
+            env,
+            encoding: 'utf8',
+          },
+        );
+        const report = JSON.parse(lint.stdout.slice(lint.stdout.indexOf('{'))) as {
+          totals: { errors: number; warnings: number };
+          problems: unknown[];
+        };
+        expect(report.problems).toEqual([]);
+        expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+        expect(lint.status).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

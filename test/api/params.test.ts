@@ -120,13 +120,16 @@ describe('unknown parameters on every route', () => {
 });
 
 describe('trailing slashes', () => {
-  it.each(['/api/v1/listings/', '/api/v1/ping/', '/api/v1/market/stats/', '/api/v1/market/trends/'])('%s is a 404, not the endpoint', async (path) => {
-    const before = (await monthlyUsage(t.db.prisma, account.id)).used;
-    const res = await get(t.baseUrl, path, account.key);
-    expect(res.status).toBe(404);
-    expect(res.body.code).toBe('not_found');
-    expect((await monthlyUsage(t.db.prisma, account.id)).used).toBe(before);
-  });
+  it.each(['/api/v1/listings/', '/api/v1/ping/', '/api/v1/market/stats/', '/api/v1/market/trends/'])(
+    '%s is a 404, not the endpoint',
+    async (path) => {
+      const before = (await monthlyUsage(t.db.prisma, account.id)).used;
+      const res = await get(t.baseUrl, path, account.key);
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+      expect((await monthlyUsage(t.db.prisma, account.id)).used).toBe(before);
+    },
+  );
 
   it('/api/v1/listings/{id}/ is a 404', async () => {
     const res = await get(t.baseUrl, `/api/v1/listings/${listingId}/`, account.key);

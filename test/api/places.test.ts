@@ -81,9 +81,34 @@ describe('places outside the catalog', () => {
     expect(before.body.errors[0].path).toBe('city');
 
     const ids = await plantListings(t.db.pool, source, [
-      { city: 'Mbalmayo', neighborhood: 'Oyack', type: 'house', purpose: 'sale', price: 35_000_000, surface: 180, listedAt: new Date(Date.now() - 3 * DAY_MS) },
-      { city: 'Mbalmayo', neighborhood: 'Oyack', type: 'house', purpose: 'sale', price: 42_000_000, surface: 200, listedAt: new Date(Date.now() - 9 * DAY_MS), status: 'withdrawn' },
-      { city: 'Douala', neighborhood: 'Bonadibong', type: 'apartment', purpose: 'rent', price: 250_000, surface: 90, listedAt: new Date(Date.now() - 2 * DAY_MS) },
+      {
+        city: 'Mbalmayo',
+        neighborhood: 'Oyack',
+        type: 'house',
+        purpose: 'sale',
+        price: 35_000_000,
+        surface: 180,
+        listedAt: new Date(Date.now() - 3 * DAY_MS),
+      },
+      {
+        city: 'Mbalmayo',
+        neighborhood: 'Oyack',
+        type: 'house',
+        purpose: 'sale',
+        price: 42_000_000,
+        surface: 200,
+        listedAt: new Date(Date.now() - 9 * DAY_MS),
+        status: 'withdrawn',
+      },
+      {
+        city: 'Douala',
+        neighborhood: 'Bonadibong',
+        type: 'apartment',
+        purpose: 'rent',
+        price: 250_000,
+        surface: 90,
+        listedAt: new Date(Date.now() - 2 * DAY_MS),
+      },
     ]);
     await refreshMarketFigures(t.db.pool);
 
@@ -97,7 +122,9 @@ describe('places outside the catalog', () => {
 
     const stats = await get(t.baseUrl, '/api/v1/market/stats?city=Mbalmayo', account.key);
     expect(stats.status).toBe(200);
-    expect(stats.body.data).toEqual([expect.objectContaining({ city: 'Mbalmayo', purpose: 'sale', volume: 1, sample_size: 1, median_price: 35_000_000 })]);
+    expect(stats.body.data).toEqual([
+      expect.objectContaining({ city: 'Mbalmayo', purpose: 'sale', volume: 1, sample_size: 1, median_price: 35_000_000 }),
+    ]);
 
     const typo = await get(t.baseUrl, '/api/v1/market/trends?city=Mbalmyo', account.key);
     expect(typo.status).toBe(400);

@@ -93,5 +93,6 @@ it('the plan table matches the specification: Starter has no trends, only Enterp
   const only = (name: string) => ROUTE_CASES.find((r) => r.name === name)!.metadata.plans;
   expect(only('market.trends')).toEqual(['pro', 'enterprise']);
   expect(only('exports.listings')).toEqual(['enterprise']);
-  for (const r of ROUTE_CASES.filter((r) => !['market.trends', 'exports.listings'].includes(r.name))) expect(r.metadata.plans).toEqual([...PLAN_NAMES]);
+  for (const r of ROUTE_CASES.filter((r) => !['market.trends', 'exports.listings'].includes(r.name)))
+    expect(r.metadata.plans).toEqual([...PLAN_NAMES]);
 });

@@ -78,7 +78,10 @@ describe('a test key', () => {
       expect(res.body.meta.quota).toMatchObject({ plan: 'pro', used: 1 });
     }
     expect(await storedUsage(t, id)).toBe(1);
-    const { rows } = await t.db.pool.query<{ calls: number }>('SELECT coalesce(sum(calls), 0)::int AS calls FROM daily_usage WHERE account_id = $1', [id]);
+    const { rows } = await t.db.pool.query<{ calls: number }>(
+      'SELECT coalesce(sum(calls), 0)::int AS calls FROM daily_usage WHERE account_id = $1',
+      [id],
+    );
     expect(rows[0].calls).toBe(1);
   });
 
@@ -132,7 +135,7 @@ itWhen(Boolean(process.env.REDIS_URL), 'Redis (REDIS_URL)')('is never counted wi
   }
 });
 
-it('the sample tables have the live tables\' columns (a migration must change both)', async () => {
+it("the sample tables have the live tables' columns (a migration must change both)", async () => {
   const { rows } = await sample.query<{ table_name: string; public: string; sample: string }>(`
     SELECT p.table_name,
            string_agg(p.column_name || ':' || p.data_type, ',' ORDER BY p.column_name) AS public,

@@ -107,7 +107,10 @@ describe('requests the HTTP parser refuses', () => {
   };
 
   it('answers raw UTF-8 in the URL (a pasted `city=Yaoundé`) with a problem+json 400 and how to encode it', async () => {
-    const request = Buffer.from(`GET /api/v1/market/stats?city=Yaoundé&purpose=rent HTTP/1.1\r\nHost: x\r\nX-API-Key: ${t.keys.starter}\r\n\r\n`, 'utf8');
+    const request = Buffer.from(
+      `GET /api/v1/market/stats?city=Yaoundé&purpose=rent HTTP/1.1\r\nHost: x\r\nX-API-Key: ${t.keys.starter}\r\n\r\n`,
+      'utf8',
+    );
     const body = expectProblem(await raw(t.baseUrl, request), 400, 'malformed_request');
     expect(body.detail).toMatch(/percent-encoded/);
     expect(body.detail).toContain('Yaound%C3%A9');
@@ -115,7 +118,11 @@ describe('requests the HTTP parser refuses', () => {
   });
 
   it('answers oversized headers with 431 and a malformed request line with 400', async () => {
-    expectProblem(await raw(t.baseUrl, `GET /api/v1/ping HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, 'headers_too_large');
+    expectProblem(
+      await raw(t.baseUrl, `GET /api/v1/ping HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      431,
+      'headers_too_large',
+    );
     expectProblem(await raw(t.baseUrl, 'HELLO\r\n\r\n'), 400, 'malformed_request');
     expectProblem(await raw(t.baseUrl, 'GET / HTTP/1.1\r\nBad Header: x\r\n\r\n'), 400, 'malformed_request');
   });
@@ -132,7 +139,13 @@ describe('cursor secrets', () => {
   const sign = (secret: string, body: string) => createHmac('sha256', secret).update(`cursor:${body}`).digest('base64url').slice(0, 22);
   const fingerprint = (secret: string, bound: Record<string, unknown>) =>
     createHmac('sha256', secret)
-      .update(JSON.stringify(Object.keys(bound).sort().map((k) => [k, bound[k] ?? null])))
+      .update(
+        JSON.stringify(
+          Object.keys(bound)
+            .sort()
+            .map((k) => [k, bound[k] ?? null]),
+        ),
+      )
       .digest('base64url')
       .slice(0, 16);
 
@@ -140,8 +153,12 @@ describe('cursor secrets', () => {
     const path = '/api/v1/listings?limit=2&sort=price';
     const first = await get(t.baseUrl, path, t.keys.starter);
     const cursor = encodeURIComponent(first.body.meta.next_cursor);
-    const rotated = await startTestServer({ server: { secrets: { ...TEST_SECRETS, cursor: ['a-new-cursor-secret-0123456789-abcdef', ...TEST_SECRETS.cursor] } } });
-    const forgotten = await startTestServer({ server: { secrets: { ...TEST_SECRETS, cursor: ['a-new-cursor-secret-0123456789-abcdef'] } } });
+    const rotated = await startTestServer({
+      server: { secrets: { ...TEST_SECRETS, cursor: ['a-new-cursor-secret-0123456789-abcdef', ...TEST_SECRETS.cursor] } },
+    });
+    const forgotten = await startTestServer({
+      server: { secrets: { ...TEST_SECRETS, cursor: ['a-new-cursor-secret-0123456789-abcdef'] } },
+    });
     try {
       const next = await get(rotated.baseUrl, `${path}&cursor=${cursor}`, rotated.keys.starter);
       expect(next.status).toBe(200);
@@ -181,7 +198,11 @@ describe('cursor secrets', () => {
       expect(res.body.code).toBe('invalid_cursor');
     }
     // The same forgery with a valid payload is accepted: the checks above are the ones refusing.
-    const ok = await get(t.baseUrl, `/api/v1/listings?sort=price&cursor=${forge({ v: 1, f, k: [100, 'lst_aaaaaaaaaaaaaaaaaaaa'], t: 10 })}`, t.keys.starter);
+    const ok = await get(
+      t.baseUrl,
+      `/api/v1/listings?sort=price&cursor=${forge({ v: 1, f, k: [100, 'lst_aaaaaaaaaaaaaaaaaaaa'], t: 10 })}`,
+      t.keys.starter,
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.meta.total).toBe(10);
   });

@@ -76,14 +76,38 @@ describe('closing a month', () => {
     const a = mine.find((i) => i.account_id === upgraded.id)!;
     const pro12 = proratedAmount(250_000, 12, 31);
     expect(a.lines).toEqual([
-      { plan: 'starter', first_day: '2025-01-10', last_day: '2025-01-19', days: 10, days_in_month: 31, monthly_price_xaf: 50_000, amount_xaf: 16_129 },
-      { plan: 'pro', first_day: '2025-01-20', last_day: '2025-01-31', days: 12, days_in_month: 31, monthly_price_xaf: 250_000, amount_xaf: pro12 },
+      {
+        plan: 'starter',
+        first_day: '2025-01-10',
+        last_day: '2025-01-19',
+        days: 10,
+        days_in_month: 31,
+        monthly_price_xaf: 50_000,
+        amount_xaf: 16_129,
+      },
+      {
+        plan: 'pro',
+        first_day: '2025-01-20',
+        last_day: '2025-01-31',
+        days: 12,
+        days_in_month: 31,
+        monthly_price_xaf: 250_000,
+        amount_xaf: pro12,
+      },
     ]);
-    expect(a).toMatchObject({ month: '2025-01', subtotal_xaf: 16_129 + pro12, vat_rate_basis_points: 1925, status: 'unpaid', customer_email: upgraded.email });
+    expect(a).toMatchObject({
+      month: '2025-01',
+      subtotal_xaf: 16_129 + pro12,
+      vat_rate_basis_points: 1925,
+      status: 'unpaid',
+      customer_email: upgraded.email,
+    });
     expect(a.vat_xaf).toBe(vatOn(16_129 + pro12));
     expect(a.total_xaf).toBe(a.subtotal_xaf + a.vat_xaf);
     const issued = new Date(a.issued_at);
-    expect(a.due_on).toBe(new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth(), issued.getUTCDate() + 15)).toISOString().slice(0, 10));
+    expect(a.due_on).toBe(
+      new Date(Date.UTC(issued.getUTCFullYear(), issued.getUTCMonth(), issued.getUTCDate() + 15)).toISOString().slice(0, 10),
+    );
     expect(a.display_number).toBe(`MBOA-${String(a.number).padStart(6, '0')}`);
 
     const b = mine.find((i) => i.account_id === whole.id)!;
@@ -102,12 +126,16 @@ describe('closing a month', () => {
     await t.db.prisma.account.update({ where: { id: closing.id }, data: { closedAt: new Date('2025-04-10T15:00:00Z') } });
     await closeMonth(t.db.prisma, '2025-04');
     await closeMonth(t.db.prisma, '2025-05');
-    expect((await invoiceOf(closing.id, '2025-04')).lines).toEqual([expect.objectContaining({ first_day: '2025-04-01', last_day: '2025-04-10', days: 10, amount_xaf: 83_333 })]);
+    expect((await invoiceOf(closing.id, '2025-04')).lines).toEqual([
+      expect.objectContaining({ first_day: '2025-04-01', last_day: '2025-04-10', days: 10, amount_xaf: 83_333 }),
+    ]);
     expect(await invoiceOf(closing.id, '2025-05')).toBeUndefined();
   });
 
   it('numbers invoices without gaps, one per account and month, when closes run at once', async () => {
-    const accounts = await Promise.all(Array.from({ length: 6 }, (_, i) => historyAccount(`2025-06-0${i + 1}T08:00:00Z`, i % 2 ? 'pro' : 'starter')));
+    const accounts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => historyAccount(`2025-06-0${i + 1}T08:00:00Z`, i % 2 ? 'pro' : 'starter')),
+    );
     const other = await Promise.all(Array.from({ length: 4 }, (_, i) => historyAccount(`2025-07-1${i}T08:00:00Z`, 'starter')));
     const cli = (month: string) => admin(['invoices', 'close', '--month', month, '--json']);
     const runs = await Promise.all([
@@ -124,9 +152,12 @@ describe('closing a month', () => {
       [accounts, '2025-06'],
       [other, '2025-07'],
     ] as const) {
-      for (const a of list) expect(await t.db.prisma.invoice.count({ where: { accountId: a.id, month: new Date(`${month}-01T00:00:00Z`) } })).toBe(1);
+      for (const a of list)
+        expect(await t.db.prisma.invoice.count({ where: { accountId: a.id, month: new Date(`${month}-01T00:00:00Z`) } })).toBe(1);
     }
-    const { rows } = await t.db.pool.query<{ n: number; max: number; min: number }>('SELECT count(*)::int AS n, max(number) AS max, min(number) AS min FROM invoices');
+    const { rows } = await t.db.pool.query<{ n: number; max: number; min: number }>(
+      'SELECT count(*)::int AS n, max(number) AS max, min(number) AS min FROM invoices',
+    );
     expect(rows[0].n).toBeGreaterThanOrEqual(10);
     expect(rows[0]).toMatchObject({ min: 1, max: rows[0].n });
   });
@@ -151,14 +182,37 @@ describe('the invoice PDF', () => {
       const day = `2025-01-${String(i + 1).padStart(2, '0')}`;
       const plan = plans[i % 2];
       const price = plan === 'pro' ? 250_000 : 50_000;
-      return { plan, first_day: day, last_day: day, days: 1, days_in_month: 31, monthly_price_xaf: price, amount_xaf: proratedAmount(price, 1, 31) };
+      return {
+        plan,
+        first_day: day,
+        last_day: day,
+        days: 1,
+        days_in_month: 31,
+        monthly_price_xaf: price,
+        amount_xaf: proratedAmount(price, 1, 31),
+      };
     });
     const subtotal = lines.reduce((s, l) => s + l.amount_xaf, 0);
     const invoice = {
-      number: 7, display_number: 'MBOA-000007', account_id: 'acc_many', month: '2025-01', issued_at: '2025-02-01T06:00:00Z', due_on: '2025-02-16',
-      customer_name: 'Changeante SA', customer_email: 'x@changeante.cm', language: 'en' as const, subtotal_xaf: subtotal, vat_rate_basis_points: 1925,
-      vat_xaf: vatOn(subtotal), total_xaf: subtotal + vatOn(subtotal), status: 'unpaid' as const, paid_at: null, payment_reference: null,
-      payment_method: null, warned_at: null, lines,
+      number: 7,
+      display_number: 'MBOA-000007',
+      account_id: 'acc_many',
+      month: '2025-01',
+      issued_at: '2025-02-01T06:00:00Z',
+      due_on: '2025-02-16',
+      customer_name: 'Changeante SA',
+      customer_email: 'x@changeante.cm',
+      language: 'en' as const,
+      subtotal_xaf: subtotal,
+      vat_rate_basis_points: 1925,
+      vat_xaf: vatOn(subtotal),
+      total_xaf: subtotal + vatOn(subtotal),
+      status: 'unpaid' as const,
+      paid_at: null,
+      payment_reference: null,
+      payment_method: null,
+      warned_at: null,
+      lines,
     };
     const bytes = await renderInvoicePdf(invoice, 'en');
     const pdf = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: STANDARD_FONTS, verbosity: 0 }).promise;
@@ -174,7 +228,9 @@ describe('invoices reach the customer', () => {
     const french = await historyAccount('2025-08-05T00:00:00Z', 'pro', [], 'fr');
     const res = await admin(['invoices', 'close', '--month', '2025-08', '--json'], { SMTP_URL: t.mailbox.url, MBOA_PUBLIC_URL: t.baseUrl });
     expect(res.code, res.stderr).toBe(0);
-    const invoice = (res.json.issued as Array<{ account_id: string; display_number: string; total_xaf: number }>).find((i) => i.account_id === french.id)!;
+    const invoice = (res.json.issued as Array<{ account_id: string; display_number: string; total_xaf: number }>).find(
+      (i) => i.account_id === french.id,
+    )!;
     const mail = await t.mailbox.waitFor(french.email, new RegExp(`Facture Mboa ${invoice.display_number} pour août 2025`));
     expect(mail.text).toContain(`Votre facture ${invoice.display_number} pour août 2025 est jointe`);
     expect(mail.text).toContain(`${t.baseUrl}/dashboard/billing`);
@@ -201,7 +257,9 @@ describe('invoices reach the customer', () => {
     expect(row).toMatch(new RegExp(`^.*${invoice.display_number} September 2025 \\d+ \\w+ \\d{4} 298,125 FCFA (To pay|Overdue) PDF`));
     expect(textOf(page.text)).toContain('By bank transfer or mobile money within 15 days of the invoice, quoting its number');
 
-    const pdf = await fetch(`${t.baseUrl}/dashboard/billing/invoices/${invoice.number}`, { headers: { cookie: `mboa_session=${client.cookies.get('mboa_session')}`, 'accept-language': 'en' } });
+    const pdf = await fetch(`${t.baseUrl}/dashboard/billing/invoices/${invoice.number}`, {
+      headers: { cookie: `mboa_session=${client.cookies.get('mboa_session')}`, 'accept-language': 'en' },
+    });
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="${invoice.display_number}.pdf"`);
@@ -224,12 +282,19 @@ describe('payments and overdue invoices', () => {
     const acc = await historyAccount('2025-10-01T00:00:00Z', 'starter');
     await closeMonth(t.db.prisma, '2025-10');
     const invoice = await invoiceOf(acc.id, '2025-10');
-    const paid = await admin(['invoices', 'pay', '--number', invoice.display_number, '--reference', 'MOMO-88231', '--method', 'mobile-money', '--json'], {
-      SMTP_URL: t.mailbox.url,
-      MBOA_PUBLIC_URL: t.baseUrl,
-    });
+    const paid = await admin(
+      ['invoices', 'pay', '--number', invoice.display_number, '--reference', 'MOMO-88231', '--method', 'mobile-money', '--json'],
+      {
+        SMTP_URL: t.mailbox.url,
+        MBOA_PUBLIC_URL: t.baseUrl,
+      },
+    );
     expect(paid.code, paid.stderr).toBe(0);
-    expect(paid.json).toMatchObject({ restored: false, already_recorded: false, invoice: { status: 'paid', payment_reference: 'MOMO-88231', payment_method: 'mobile_money' } });
+    expect(paid.json).toMatchObject({
+      restored: false,
+      already_recorded: false,
+      invoice: { status: 'paid', payment_reference: 'MOMO-88231', payment_method: 'mobile_money' },
+    });
     await t.mailbox.waitFor(acc.email, new RegExp(`Payment received for Mboa invoice ${invoice.display_number}`));
 
     const same = await admin(['invoices', 'pay', '--number', String(invoice.number), '--reference', 'MOMO-88231']);
@@ -271,7 +336,10 @@ describe('payments and overdue invoices', () => {
     expect((await enforcePayments(t.db.prisma)).suspended.map((s) => s.number)).not.toContain(invoice.number);
 
     // Three days after the warning: suspended for non-payment.
-    await t.db.prisma.invoice.update({ where: { number: invoice.number }, data: { warnedAt: new Date(Date.now() - 3 * 86_400_000 - 60_000) } });
+    await t.db.prisma.invoice.update({
+      where: { number: invoice.number },
+      data: { warnedAt: new Date(Date.now() - 3 * 86_400_000 - 60_000) },
+    });
     const second = await admin(['invoices', 'enforce', '--json'], { SMTP_URL: t.mailbox.url, MBOA_PUBLIC_URL: t.baseUrl });
     expect(second.json.suspended.map((s: { number: number }) => s.number)).toContain(invoice.number);
     await t.mailbox.waitFor(email, new RegExp(`Mboa API access suspended: invoice ${invoice.display_number} unpaid`));
@@ -283,7 +351,11 @@ describe('payments and overdue invoices', () => {
     // Still able to read and download what is owed.
     expect((await client.get(`/dashboard/billing/invoices/${invoice.number}`)).status).toBe(200);
 
-    const payment = await recordPayment(t.db.prisma, { number: String(invoice.number), reference: 'VIR-2025-12-0042', method: 'bank_transfer' });
+    const payment = await recordPayment(t.db.prisma, {
+      number: String(invoice.number),
+      reference: 'VIR-2025-12-0042',
+      method: 'bank_transfer',
+    });
     expect(payment.restored).toBe(true);
     expect((await apiGet(t.baseUrl, '/api/v1/ping', key)).status).toBe(200);
     expect((await t.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } })).suspensionReason).toBeNull();
@@ -297,7 +369,10 @@ describe('payments and overdue invoices', () => {
     const invoice = await invoiceOf(acc.id, '2025-12');
     const payment = await recordPayment(t.db.prisma, { number: String(invoice.number), reference: 'VIR-9' });
     expect(payment.restored).toBe(false);
-    expect(await t.db.prisma.account.findUniqueOrThrow({ where: { id: acc.id } })).toMatchObject({ status: 'suspended', suspensionReason: 'operator' });
+    expect(await t.db.prisma.account.findUniqueOrThrow({ where: { id: acc.id } })).toMatchObject({
+      status: 'suspended',
+      suspensionReason: 'operator',
+    });
     expect((await apiGet(t.baseUrl, '/api/v1/ping', acc.key)).body.code).toBe('account_suspended');
   });
 });

@@ -25,7 +25,21 @@ describe('accounts and keys', () => {
   });
 
   it('applies Enterprise overrides of quota and rate limit', async () => {
-    const res = await admin(['accounts', 'create', '--email', email(), '--plan', 'enterprise', '--contract-end', nextYear(), '--monthly-quota', '500000', '--rate-limit', '1200', '--json']);
+    const res = await admin([
+      'accounts',
+      'create',
+      '--email',
+      email(),
+      '--plan',
+      'enterprise',
+      '--contract-end',
+      nextYear(),
+      '--monthly-quota',
+      '500000',
+      '--rate-limit',
+      '1200',
+      '--json',
+    ]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.json.account).toMatchObject({ monthly_quota: 500000, rate_limit_per_minute: 1200 });
     const ping = await get(t.baseUrl, '/api/v1/ping', res.json.key);

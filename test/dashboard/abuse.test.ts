@@ -26,7 +26,11 @@ async function parallelGuesses(servers: DashboardServer[], email: string, n: num
     }),
   );
   const count = (status: number) => answers.filter((a) => a.status === status).length;
-  return { checked: count(422), limited: count(429), other: answers.filter((a) => a.status !== 422 && a.status !== 429).map((a) => a.status) };
+  return {
+    checked: count(422),
+    limited: count(429),
+    other: answers.filter((a) => a.status !== 422 && a.status !== 429).map((a) => a.status),
+  };
 }
 
 describe('parallel log-in guesses never get more password checks than the limit', () => {
@@ -50,7 +54,9 @@ describe('parallel log-in guesses never get more password checks than the limit'
     try {
       const { client, csrf } = await loginForm(t);
       const answers = await Promise.all(
-        Array.from({ length: 200 }, (_, i) => client.post('/dashboard/login', { _csrf: csrf, email: `nobody-${i}@${randomId('d')}.cm`, password: PASSWORD })),
+        Array.from({ length: 200 }, (_, i) =>
+          client.post('/dashboard/login', { _csrf: csrf, email: `nobody-${i}@${randomId('d')}.cm`, password: PASSWORD }),
+        ),
       );
       expect(answers.filter((a) => a.status === 422)).toHaveLength(10);
       expect(answers.filter((a) => a.status === 429)).toHaveLength(190);
@@ -59,18 +65,22 @@ describe('parallel log-in guesses never get more password checks than the limit'
     }
   });
 
-  for (const n of [40, 200]) itWhen(Boolean(process.env.REDIS_URL), 'Redis (REDIS_URL)')(`across two instances sharing Redis: ${n} simultaneous guesses, 5 checked`, async () => {
-    const limitPrefix = randomId('mboa-test-shared');
-    const a = await startDashboardServer({ redis: true, loginLimits: GUESS_LIMITS, limitPrefix });
-    const b = await startDashboardServer({ redis: true, loginLimits: GUESS_LIMITS, limitPrefix });
-    try {
-      const { email } = await signUp(a, a.client());
-      expect(await parallelGuesses([a, b], email, n)).toEqual({ checked: 5, limited: n - 5, other: [] });
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  });
+  for (const n of [40, 200])
+    itWhen(Boolean(process.env.REDIS_URL), 'Redis (REDIS_URL)')(
+      `across two instances sharing Redis: ${n} simultaneous guesses, 5 checked`,
+      async () => {
+        const limitPrefix = randomId('mboa-test-shared');
+        const a = await startDashboardServer({ redis: true, loginLimits: GUESS_LIMITS, limitPrefix });
+        const b = await startDashboardServer({ redis: true, loginLimits: GUESS_LIMITS, limitPrefix });
+        try {
+          const { email } = await signUp(a, a.client());
+          expect(await parallelGuesses([a, b], email, n)).toEqual({ checked: 5, limited: n - 5, other: [] });
+        } finally {
+          await a.close();
+          await b.close();
+        }
+      },
+    );
 
   it('a success clears the address’s count and gives the IP its attempt back', async () => {
     const t = await startDashboardServer({ loginLimits: { perEmail: 3, perIp: 4, windowSeconds: 600 } });
@@ -81,9 +91,13 @@ describe('parallel log-in guesses never get more password checks than the limit'
         return (await client.submit('/dashboard/login', '/dashboard/login', { email, password })).status;
       };
       // Two failures, a success (clears the address, gives the IP one back), two failures: 4 counted on the IP.
-      expect([await attempt('nope nope 1'), await attempt('nope nope 2'), await attempt(PASSWORD), await attempt('nope nope 3'), await attempt('nope nope 4')]).toEqual([
-        422, 422, 303, 422, 422,
-      ]);
+      expect([
+        await attempt('nope nope 1'),
+        await attempt('nope nope 2'),
+        await attempt(PASSWORD),
+        await attempt('nope nope 3'),
+        await attempt('nope nope 4'),
+      ]).toEqual([422, 422, 303, 422, 422]);
       expect(await attempt(PASSWORD)).toBe(429); // the IP's 4 attempts are used
     } finally {
       await t.close();
@@ -96,7 +110,9 @@ async function parallelSignups(t: DashboardServer, n: number, emailOf: (i: numbe
   const client = t.client();
   const csrf = csrfOf((await client.get('/dashboard/signup')).text);
   const answers = await Promise.all(
-    Array.from({ length: n }, (_, i) => client.post('/dashboard/signup', { _csrf: csrf, company: `Bulk ${i}`, email: emailOf(i), password: PASSWORD, plan: 'starter' })),
+    Array.from({ length: n }, (_, i) =>
+      client.post('/dashboard/signup', { _csrf: csrf, company: `Bulk ${i}`, email: emailOf(i), password: PASSWORD, plan: 'starter' }),
+    ),
   );
   return answers;
 }

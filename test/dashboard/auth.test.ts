@@ -3,7 +3,17 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiGet, type Client, csrfOf, type DashboardServer, PASSWORD, signUp, startDashboardServer, textOf, uniqueEmail } from './helpers.js';
+import {
+  apiGet,
+  type Client,
+  csrfOf,
+  type DashboardServer,
+  PASSWORD,
+  signUp,
+  startDashboardServer,
+  textOf,
+  uniqueEmail,
+} from './helpers.js';
 import { itWhen } from '../helpers/requires.js';
 
 let t: DashboardServer;
@@ -28,7 +38,10 @@ describe('sign-up', () => {
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(textOf(page.text)).toContain('Your account is open on the Pro plan');
 
-    const account = await t.db.prisma.account.findUniqueOrThrow({ where: { id: accountId }, include: { planChanges: true, apiKeys: true } });
+    const account = await t.db.prisma.account.findUniqueOrThrow({
+      where: { id: accountId },
+      include: { planChanges: true, apiKeys: true },
+    });
     expect(account).toMatchObject({ email, companyName: 'Société Générale Cameroun', plan: 'pro' });
     expect(account.passwordHash).toMatch(/^\$scrypt\$/);
     expect(account.planChanges.map((c) => c.plan)).toEqual(['pro']);
@@ -86,14 +99,25 @@ describe('sign-up', () => {
   it('refuses a password equal to the e-mail address', async () => {
     const client = t.client();
     const email = uniqueEmail();
-    const page = await client.post('/dashboard/signup', { _csrf: await signupForm(client), company: 'X', email, password: email, plan: 'starter' });
+    const page = await client.post('/dashboard/signup', {
+      _csrf: await signupForm(client),
+      company: 'X',
+      email,
+      password: email,
+      plan: 'starter',
+    });
     expect(page.status).toBe(422);
     expect(textOf(page.text)).toContain('The password must not be your e-mail address.');
   });
 
   it('lists every problem of an empty form at once', async () => {
     const client = t.client();
-    const page = await client.post('/dashboard/signup', { _csrf: await signupForm(client), company: ' ', email: 'not-an-email', password: '' });
+    const page = await client.post('/dashboard/signup', {
+      _csrf: await signupForm(client),
+      company: ' ',
+      email: 'not-an-email',
+      password: '',
+    });
     expect(page.status).toBe(422);
     const text = textOf(page.text);
     expect(text).toContain('Enter your company name');
@@ -146,7 +170,12 @@ describe('log-in and log-out', () => {
     expect(protectedPage.location).toBe('/dashboard/login?next=%2Fkeys');
     const form = await client.get(protectedPage.location!);
     expect(textOf(form.text)).toContain('Log in to continue.');
-    const res = await client.post('/dashboard/login', { _csrf: csrfOf(form.text), email: ` ${email.toUpperCase()} `, password: PASSWORD, next: '/keys' });
+    const res = await client.post('/dashboard/login', {
+      _csrf: csrfOf(form.text),
+      email: ` ${email.toUpperCase()} `,
+      password: PASSWORD,
+      next: '/keys',
+    });
     expect(res.status).toBe(303);
     expect(res.location).toBe('/dashboard/keys');
     expect(cookieLine(res, 'mboa_session')).toMatch(/HttpOnly; SameSite=Lax/);
@@ -230,7 +259,9 @@ describe('log-in attempts are rate limited', () => {
       expect(cookieLine(blocked, 'mboa_session')).toBeUndefined();
       // Another address from the same place is not affected.
       const other = await signUp(limited, limited.client());
-      expect((await limited.client().submit('/dashboard/login', '/dashboard/login', { email: other.email, password: PASSWORD })).status).toBe(303);
+      expect(
+        (await limited.client().submit('/dashboard/login', '/dashboard/login', { email: other.email, password: PASSWORD })).status,
+      ).toBe(303);
     } finally {
       await limited.close();
     }
@@ -241,7 +272,9 @@ describe('log-in attempts are rate limited', () => {
     try {
       const client = limited.client();
       for (let i = 0; i < 4; i++) {
-        expect((await client.submit('/dashboard/login', '/dashboard/login', { email: uniqueEmail(), password: PASSWORD })).status).toBe(422);
+        expect((await client.submit('/dashboard/login', '/dashboard/login', { email: uniqueEmail(), password: PASSWORD })).status).toBe(
+          422,
+        );
       }
       const blocked = await client.submit('/dashboard/login', '/dashboard/login', { email: uniqueEmail(), password: PASSWORD });
       expect(blocked.status).toBe(429);

@@ -4,7 +4,13 @@
  * plan is a line rounded half up; the month's total is the sum of its lines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountStatements, chargedPlanForDay, monthlyStatements, type PlanChangeEntry, proratedAmount } from '../../server/accounts/billing.js';
+import {
+  accountStatements,
+  chargedPlanForDay,
+  monthlyStatements,
+  type PlanChangeEntry,
+  proratedAmount,
+} from '../../server/accounts/billing.js';
 import { changePlan } from '../../server/accounts/plan-changes.js';
 import { type DashboardServer, signUp, startDashboardServer, textOf } from './helpers.js';
 
@@ -63,7 +69,9 @@ describe('proration arithmetic', () => {
 
     // The current month is charged to date (today included) and projected to its end.
     expect(may).toMatchObject({ month: '2026-05', status: 'in_progress', totalXaf: 161_290, projectedTotalXaf: 250_000 });
-    expect(may.lines).toEqual([{ plan: 'pro', from: '2026-05-01', to: '2026-05-20', days: 20, monthlyPriceXaf: 250_000, amountXaf: 161_290 }]);
+    expect(may.lines).toEqual([
+      { plan: 'pro', from: '2026-05-01', to: '2026-05-20', days: 20, monthlyPriceXaf: 250_000, amountXaf: 161_290 },
+    ]);
     expect(may.changes).toEqual([]);
   });
 
@@ -76,7 +84,10 @@ describe('proration arithmetic', () => {
   });
 
   it('crosses a year end', () => {
-    const statements = monthlyStatements([change('pro', '2026-12-31T10:00:00Z'), change('starter', '2027-01-02T10:00:00Z')], at('2027-01-05T00:00:00Z'));
+    const statements = monthlyStatements(
+      [change('pro', '2026-12-31T10:00:00Z'), change('starter', '2027-01-02T10:00:00Z')],
+      at('2027-01-05T00:00:00Z'),
+    );
     expect(statements.map((s) => s.month)).toEqual(['2027-01', '2026-12']);
     expect(statements[1].totalXaf).toBe(proratedAmount(250_000, 1, 31));
     // 1 January Pro, 2 January Pro (downgrade that day), 3 to 5 Starter.

@@ -27,7 +27,16 @@ beforeAll(async () => {
   t = await startDashboardServer();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   desktop = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', baseURL: t.baseUrl });
   await desktop.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.baseUrl });
@@ -204,7 +213,14 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('dashboard in Chrom
     await page.tap('svg.chart-narrow g.day[data-calls="6"] rect.hit');
     await expect.poll(() => page.textContent('#calls-per-day-readout')).toMatch(/6 appels$/);
 
-    const visitor = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2, locale: 'en-GB', baseURL: t.baseUrl });
+    const visitor = await browser.newContext({
+      viewport: PHONE,
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+      locale: 'en-GB',
+      baseURL: t.baseUrl,
+    });
     const signup = await visitor.newPage();
     await signup.goto('/dashboard/signup');
     expect(await signup.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);

@@ -20,7 +20,9 @@ describe('closing an account', () => {
     await signUp(t, client);
     const page = textOf((await client.get('/dashboard/account')).text);
     expect(page).toContain('Closing is immediate and final: every API key is revoked at once, and logging in is no longer possible.');
-    expect(page).toContain('We keep your invoices and what they state (company, e-mail, plans and amounts) for 10 years, as accounting law (OHADA) requires');
+    expect(page).toContain(
+      'We keep your invoices and what they state (company, e-mail, plans and amounts) for 10 years, as accounting law (OHADA) requires',
+    );
     const fr = textOf((await client.get('/dashboard/account', { 'accept-language': 'fr' })).text);
     expect(fr).toContain('Nous conservons vos factures et ce qu’elles mentionnent (entreprise, e-mail, offres et montants) pendant 10 ans');
   });
@@ -40,7 +42,9 @@ describe('closing an account', () => {
 
     const closed = await client.submit('/dashboard/account', '/dashboard/account/close', { closePassword: PASSWORD });
     expect(closed.status).toBe(200);
-    expect(textOf(closed.text)).toContain(`Every API key was revoked and you are logged out. We keep your invoices for 10 years, as the law requires; everything else is deleted. A confirmation was sent to ${email}.`);
+    expect(textOf(closed.text)).toContain(
+      `Every API key was revoked and you are logged out. We keep your invoices for 10 years, as the law requires; everything else is deleted. A confirmation was sent to ${email}.`,
+    );
     expect(closed.setCookies.find((c) => c.startsWith('mboa_session='))).toMatch(/Max-Age=0/);
 
     for (const k of [key, second]) {
@@ -71,7 +75,9 @@ describe('closing an account', () => {
     expect(mail.text).toContain('We keep your invoices and what they state (company, address, plans and amounts) for 10 years');
 
     // Nothing reopens it by the back door.
-    const signup = await t.client().submit('/dashboard/signup', '/dashboard/signup', { company: 'Again', email, password: PASSWORD, plan: 'starter' });
+    const signup = await t
+      .client()
+      .submit('/dashboard/signup', '/dashboard/signup', { company: 'Again', email, password: PASSWORD, plan: 'starter' });
     expect(signup.status).toBe(409);
     expect(textOf(signup.text)).toContain('This address belonged to an account that was closed.');
     const byOperator = await admin(['keys', 'create', '--email', email, '--json']);
@@ -108,7 +114,9 @@ describe('billing a closed account', () => {
     const closedAt = new Date('2026-04-10T15:00:00Z');
     const statements = monthlyStatements(history, new Date('2026-06-02T00:00:00Z'), closedAt);
     expect(statements.map((s) => s.month)).toEqual(['2026-04', '2026-03']);
-    expect(statements[0].lines).toEqual([{ plan: 'pro', from: '2026-04-01', to: '2026-04-10', days: 10, monthlyPriceXaf: 250_000, amountXaf: 83_333 }]);
+    expect(statements[0].lines).toEqual([
+      { plan: 'pro', from: '2026-04-01', to: '2026-04-10', days: 10, monthlyPriceXaf: 250_000, amountXaf: 83_333 },
+    ]);
     expect(statements[1].totalXaf).toBe(250_000);
   });
 });

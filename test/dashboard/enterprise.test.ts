@@ -61,7 +61,9 @@ describe('customers cannot choose Enterprise', () => {
   it('holds the rule in the account service too, whatever calls it', async () => {
     const { accountId } = await signUp(t, t.client(), { plan: 'pro' });
     await expect(changePlan(t.db.prisma, accountId, 'enterprise')).rejects.toMatchObject({ code: 'contract_required' });
-    await expect(changePlan(t.db.prisma, accountId, 'enterprise', new Date(), { by: 'customer' })).rejects.toMatchObject({ code: 'contract_required' });
+    await expect(changePlan(t.db.prisma, accountId, 'enterprise', new Date(), { by: 'customer' })).rejects.toMatchObject({
+      code: 'contract_required',
+    });
     expect((await accountRow(accountId)).plan).toBe('pro');
   });
 });
@@ -132,7 +134,13 @@ describe('contact sales', () => {
     });
     expect(bad.status).toBe(422);
     const text = textOf(bad.text);
-    for (const message of ['Enter your company name', 'Enter your name', 'Enter a valid e-mail address', 'Enter a phone number', 'Tell us your needs in 1 to 2,000 characters.']) {
+    for (const message of [
+      'Enter your company name',
+      'Enter your name',
+      'Enter a valid e-mail address',
+      'Enter a phone number',
+      'Tell us your needs in 1 to 2,000 characters.',
+    ]) {
       expect(text).toContain(message);
     }
     const before = await t.db.prisma.salesRequest.count();
@@ -172,9 +180,28 @@ describe('the operator moves accounts to and from Enterprise', () => {
     expect(missing.stderr).toContain('--contract-end YYYY-MM-DD is required with --plan enterprise');
 
     const end = day(200);
-    const set = await admin(['plans', 'set', '--email', email, '--plan', 'enterprise', '--contract-end', end, '--monthly-quota', '2000000', '--rate-limit', '1200', '--json']);
+    const set = await admin([
+      'plans',
+      'set',
+      '--email',
+      email,
+      '--plan',
+      'enterprise',
+      '--contract-end',
+      end,
+      '--monthly-quota',
+      '2000000',
+      '--rate-limit',
+      '1200',
+      '--json',
+    ]);
     expect(set.code, set.stderr).toBe(0);
-    expect(set.json.account).toMatchObject({ plan: 'enterprise', contract_end: end, monthly_quota: 2_000_000, rate_limit_per_minute: 1200 });
+    expect(set.json.account).toMatchObject({
+      plan: 'enterprise',
+      contract_end: end,
+      monthly_quota: 2_000_000,
+      rate_limit_per_minute: 1200,
+    });
     const ping = await apiGet(t.baseUrl, '/api/v1/ping', key);
     expect(ping.body.meta.quota).toMatchObject({ plan: 'enterprise', limit: 2_000_000 });
 
@@ -216,7 +243,10 @@ describe('the operator moves accounts to and from Enterprise', () => {
 
   it('moves an account off Enterprise before the end date, clearing the contract', async () => {
     const { email, accountId } = await signUp(t, t.client(), { plan: 'pro' });
-    expect((await admin(['plans', 'set', '--email', email, '--plan', 'enterprise', '--contract-end', day(30), '--monthly-quota', '500000'])).code).toBe(0);
+    expect(
+      (await admin(['plans', 'set', '--email', email, '--plan', 'enterprise', '--contract-end', day(30), '--monthly-quota', '500000']))
+        .code,
+    ).toBe(0);
     const down = await admin(['plans', 'set', '--email', email, '--plan', 'pro', '--json']);
     expect(down.code, down.stderr).toBe(0);
     expect(down.json.account).toMatchObject({ plan: 'pro', contract_end: null, monthly_quota: 100_000 });

@@ -185,7 +185,10 @@ export async function signUp(
 export async function confirmAddress(t: DashboardServer, client: Client, email: string): Promise<Page> {
   const subject = /Confirm your e-mail address|Confirmez votre adresse/;
   await t.mailbox.waitFor(email, subject);
-  const mail = t.mailbox.to(email).filter((m) => subject.test(m.subject ?? '')).at(-1)!;
+  const mail = t.mailbox
+    .to(email)
+    .filter((m) => subject.test(m.subject ?? ''))
+    .at(-1)!;
   const link = linksIn(mail).find((l) => l.includes('/dashboard/verify?token='));
   if (!link) throw new Error(`no confirmation link in: ${mail.text}`);
   const page = await client.get(new URL(link).pathname + new URL(link).search);

@@ -27,7 +27,8 @@ describe('the two kinds of key', () => {
     expect(test.prefix).toBe(test.key.slice(0, 16));
     expect(generateApiKey().key).toMatch(/^mboa_live_[0-9A-Za-z]{32}$/);
     for (const key of [test.key, generateApiKey('live').key]) expect(isWellFormedApiKey(key)).toBe(true);
-    for (const bad of ['mboa_demo_' + 'a'.repeat(32), 'mboa_test_' + 'a'.repeat(31), 'mboa_test_' + 'a'.repeat(31) + '-']) expect(isWellFormedApiKey(bad)).toBe(false);
+    for (const bad of ['mboa_demo_' + 'a'.repeat(32), 'mboa_test_' + 'a'.repeat(31), 'mboa_test_' + 'a'.repeat(31) + '-'])
+      expect(isWellFormedApiKey(bad)).toBe(false);
     expect(kindOfKey(test.key)).toBe('test');
   });
 
@@ -93,7 +94,9 @@ describe('e-mails about keys', () => {
     const rotated = await client.submit('/dashboard/keys', `/dashboard/keys/${row.id}/rotate`, {});
     const replacement = revealedKey(rotated.text);
     const rotatedMail = await t.mailbox.waitFor(email, /API key “Risk engine” replaced/);
-    expect(rotatedMail.text).toContain(`A replacement ${replacement.slice(0, 16)}… was created for “Risk engine”. The old key ${key.slice(0, 16)}… keeps working until`);
+    expect(rotatedMail.text).toContain(
+      `A replacement ${replacement.slice(0, 16)}… was created for “Risk engine”. The old key ${key.slice(0, 16)}… keeps working until`,
+    );
 
     await client.submit('/dashboard/keys', `/dashboard/keys/${row.id}/revoke`, {});
     const revoked = await t.mailbox.waitFor(email, /API key “Risk engine” revoked/);

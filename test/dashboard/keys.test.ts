@@ -149,7 +149,9 @@ describe('rotate', () => {
     expect(page.status).toBe(201);
     const newKey = revealedKey(page.text);
     expect(textOf(page.text)).toContain('Replacement for “Main key” created');
-    expect(textOf(page.text)).toMatch(new RegExp(`The old key ${oldKey.slice(0, 16)}… keeps working until .+ UTC; then the API refuses it.`));
+    expect(textOf(page.text)).toMatch(
+      new RegExp(`The old key ${oldKey.slice(0, 16)}… keeps working until .+ UTC; then the API refuses it.`),
+    );
 
     const outgoing = await keyRow(accountId, oldKey);
     expect(outgoing.revokedAt).toBeNull();
@@ -180,13 +182,17 @@ describe('rotate', () => {
 
     const again = await client.submit('/dashboard/keys', `/dashboard/keys/${firstRow.id}/rotate`, {});
     expect(again.status).toBe(409);
-    expect(textOf(again.text)).toMatch(new RegExp(`Key ${first.slice(0, 16)}… is already being replaced \\(it works until .+\\)\\. Rotate its replacement instead\\.`));
+    expect(textOf(again.text)).toMatch(
+      new RegExp(`Key ${first.slice(0, 16)}… is already being replaced \\(it works until .+\\)\\. Rotate its replacement instead\\.`),
+    );
 
     // Starter: one key in its grace period at a time, or rotation would hand out extra keys.
     const secondRow = await keyRow(accountId, second);
     const chained = await client.submit('/dashboard/keys', `/dashboard/keys/${secondRow.id}/rotate`, {});
     expect(chained.status).toBe(409);
-    expect(textOf(chained.text)).toContain(`Your Starter plan allows 1 key being replaced at a time. Revoke ${first.slice(0, 16)}… now, or wait until`);
+    expect(textOf(chained.text)).toContain(
+      `Your Starter plan allows 1 key being replaced at a time. Revoke ${first.slice(0, 16)}… now, or wait until`,
+    );
 
     // Revoking the outgoing key frees it.
     await client.submit('/dashboard/keys', `/dashboard/keys/${firstRow.id}/revoke`, {});

@@ -19,7 +19,9 @@ it('shows the CLI’s plan change and revocation, and the CLI sees the dashboard
   const upgraded = await admin(['plans', 'set', '--email', email, '--plan', 'pro', '--json']);
   expect(upgraded.code, upgraded.stderr).toBe(0);
   const plans = await client.get('/dashboard/plans');
-  expect(plans.text).toMatch(/<section class="plan card selected" data-plan="pro"><h3 class="plan-name">Pro <span class="badge">Your current plan/);
+  expect(plans.text).toMatch(
+    /<section class="plan card selected" data-plan="pro"><h3 class="plan-name">Pro <span class="badge">Your current plan/,
+  );
   expect(textOf((await client.get('/dashboard/billing')).text)).toContain('switched to Pro');
 
   await client.submit('/dashboard/keys', '/dashboard/keys', { name: 'Made in the dashboard' });

@@ -13,14 +13,36 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const PAGES = ['/dashboard/', '/dashboard/keys', '/dashboard/usage', '/dashboard/plans', '/dashboard/billing', '/dashboard/account', '/dashboard/contact-sales'];
-const PUBLIC_PAGES = ['/dashboard/signup', '/dashboard/login', '/dashboard/plans', '/dashboard/nowhere', '/dashboard/password/forgot', '/dashboard/contact-sales'];
+const PAGES = [
+  '/dashboard/',
+  '/dashboard/keys',
+  '/dashboard/usage',
+  '/dashboard/plans',
+  '/dashboard/billing',
+  '/dashboard/account',
+  '/dashboard/contact-sales',
+];
+const PUBLIC_PAGES = [
+  '/dashboard/signup',
+  '/dashboard/login',
+  '/dashboard/plans',
+  '/dashboard/nowhere',
+  '/dashboard/password/forgot',
+  '/dashboard/contact-sales',
+];
 
 describe('two languages', () => {
   it('has every message in French and English, with the same parameters', () => {
     const sample = {
-      ...Object.fromEntries(['company', 'name', 'id', 'plan', 'prefix', 'date', 'day', 'month', 'from', 'to', 'amount', 'price', 'email', 'number'].map((k) => [k, k.toUpperCase()])),
-      ...Object.fromEntries(['n', 'used', 'active', 'max', 'excess', 'min', 'minutes', 'quota', 'rate', 'pct', 'limit', 'seconds', 'years'].map((k) => [k, 2])),
+      ...Object.fromEntries(
+        ['company', 'name', 'id', 'plan', 'prefix', 'date', 'day', 'month', 'from', 'to', 'amount', 'price', 'email', 'number'].map((k) => [
+          k,
+          k.toUpperCase(),
+        ]),
+      ),
+      ...Object.fromEntries(
+        ['n', 'used', 'active', 'max', 'excess', 'min', 'minutes', 'quota', 'rate', 'pct', 'limit', 'seconds', 'years'].map((k) => [k, 2]),
+      ),
     };
     for (const key of messageKeys()) {
       const fr = translate('fr', key, sample);
@@ -34,7 +56,10 @@ describe('two languages', () => {
   });
 
   it('chooses French or English from the browser, French by default', async () => {
-    const lang = async (header?: string) => /<html lang="(\w+)">/.exec((await t.client().get('/dashboard/login', header === undefined ? { 'accept-language': '' } : { 'accept-language': header })).text)?.[1];
+    const lang = async (header?: string) =>
+      /<html lang="(\w+)">/.exec(
+        (await t.client().get('/dashboard/login', header === undefined ? { 'accept-language': '' } : { 'accept-language': header })).text,
+      )?.[1];
     expect(await lang()).toBe('fr');
     expect(await lang('en-US,en;q=0.9')).toBe('en');
     expect(await lang('fr-CM')).toBe('fr');

@@ -27,7 +27,10 @@ async function askReset(client: Client, email: string) {
 
 async function resetLink(email: string): Promise<string> {
   await t.mailbox.waitFor(email, RESET);
-  const mail = t.mailbox.to(email).filter((m) => RESET.test(m.subject ?? '')).at(-1)!;
+  const mail = t.mailbox
+    .to(email)
+    .filter((m) => RESET.test(m.subject ?? ''))
+    .at(-1)!;
   return linksIn(mail).find((l) => l.includes('/dashboard/password/reset?token='))!;
 }
 
@@ -47,7 +50,9 @@ describe('reset by e-mail', () => {
       expect(res.status).toBe(200);
       expect(textOf(res.text)).toContain(`If an account exists for ${address}, a link to choose a new password is on its way.`);
     }
-    expect(known.text.replace(email, 'X')).toBe(stranger.text.replace(unknown, 'X').replace(/name="_csrf" value="[^"]*"/, known.text.match(/name="_csrf" value="[^"]*"/)![0]));
+    expect(known.text.replace(email, 'X')).toBe(
+      stranger.text.replace(unknown, 'X').replace(/name="_csrf" value="[^"]*"/, known.text.match(/name="_csrf" value="[^"]*"/)![0]),
+    );
     const mail = await t.mailbox.waitFor(email, RESET);
     expect(mail.text).toContain('This link works once, for 60 minutes.');
     await new Promise((r) => setTimeout(r, 300));
@@ -77,7 +82,9 @@ describe('reset by e-mail', () => {
     const done = await browser.post('/dashboard/password/reset', { _csrf: csrfOf(weak.text), token, password: NEW_PASSWORD });
     expect(done.status).toBe(303);
     expect(done.location).toBe('/dashboard/');
-    expect(textOf((await browser.get('/dashboard/')).text)).toContain('Your new password is saved, and every other session was logged out.');
+    expect(textOf((await browser.get('/dashboard/')).text)).toContain(
+      'Your new password is saved, and every other session was logged out.',
+    );
     // The two sessions opened before are gone; only the one the reset opened remains.
     for (const old of [first, second]) expect((await old.get('/dashboard/keys')).status).toBe(303);
     expect(await t.db.prisma.dashboardSession.count({ where: { accountId } })).toBe(1);
@@ -101,7 +108,10 @@ describe('reset by e-mail', () => {
     const { email, accountId } = await signUp(t, client, { verify: false });
     await askReset(t.client(), email);
     const link = await resetLink(email);
-    await t.db.prisma.emailToken.updateMany({ where: { accountId, purpose: 'reset_password' }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.db.prisma.emailToken.updateMany({
+      where: { accountId, purpose: 'reset_password' },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const expired = await t.client().get(pathOf(link));
     expect(expired.status).toBe(410);
     expect(textOf(expired.text)).toContain('This link has expired (reset links work for one hour). Ask for a new one.');
@@ -112,7 +122,11 @@ describe('reset by e-mail', () => {
     expect(fresh).not.toBe(link);
     const browser = t.client();
     const form = await browser.get(pathOf(fresh));
-    const done = await browser.post('/dashboard/password/reset', { _csrf: csrfOf(form.text), token: new URL(fresh).searchParams.get('token')!, password: NEW_PASSWORD });
+    const done = await browser.post('/dashboard/password/reset', {
+      _csrf: csrfOf(form.text),
+      token: new URL(fresh).searchParams.get('token')!,
+      password: NEW_PASSWORD,
+    });
     expect(done.status).toBe(303);
     // Only the owner of the mailbox could open the link: the address counts as confirmed.
     expect((await t.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } })).emailVerifiedAt).not.toBeNull();
@@ -122,13 +136,17 @@ describe('reset by e-mail', () => {
     const limited = await startDashboardServer();
     try {
       const { email } = await signUp(limited, limited.client());
-      for (let i = 0; i < 3; i++) expect((await limited.client().submit('/dashboard/password/forgot', '/dashboard/password/forgot', { email })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await limited.client().submit('/dashboard/password/forgot', '/dashboard/password/forgot', { email })).status).toBe(200);
       const refused = await limited.client().submit('/dashboard/password/forgot', '/dashboard/password/forgot', { email });
       expect(refused.status).toBe(429);
       expect(textOf(refused.text)).toContain('Too many requests. Try again in');
       const stranger = uniqueEmail('nobody');
-      for (let i = 0; i < 3; i++) await limited.client().submit('/dashboard/password/forgot', '/dashboard/password/forgot', { email: stranger });
-      expect((await limited.client().submit('/dashboard/password/forgot', '/dashboard/password/forgot', { email: stranger })).status).toBe(429);
+      for (let i = 0; i < 3; i++)
+        await limited.client().submit('/dashboard/password/forgot', '/dashboard/password/forgot', { email: stranger });
+      expect((await limited.client().submit('/dashboard/password/forgot', '/dashboard/password/forgot', { email: stranger })).status).toBe(
+        429,
+      );
     } finally {
       await limited.close();
     }
@@ -147,7 +165,10 @@ describe('change from the dashboard', () => {
     const elsewhere = t.client();
     await elsewhere.submit('/dashboard/login', '/dashboard/login', { email, password: PASSWORD });
 
-    const wrong = await client.submit('/dashboard/account', '/dashboard/account/password', { current: 'not my password', next: NEW_PASSWORD });
+    const wrong = await client.submit('/dashboard/account', '/dashboard/account/password', {
+      current: 'not my password',
+      next: NEW_PASSWORD,
+    });
     expect(wrong.status).toBe(422);
     expect(textOf(wrong.text)).toContain('The current password is wrong.');
     const weak = await client.submit('/dashboard/account', '/dashboard/account/password', { current: PASSWORD, next: email });
@@ -157,7 +178,9 @@ describe('change from the dashboard', () => {
 
     const changed = await client.submit('/dashboard/account', '/dashboard/account/password', { current: PASSWORD, next: NEW_PASSWORD });
     expect(changed.status).toBe(303);
-    expect(textOf((await client.get('/dashboard/account')).text)).toContain('Your password is changed, and every other session was logged out.');
+    expect(textOf((await client.get('/dashboard/account')).text)).toContain(
+      'Your password is changed, and every other session was logged out.',
+    );
     expect((await elsewhere.get('/dashboard/keys')).status).toBe(303);
     expect(await t.db.prisma.dashboardSession.count({ where: { accountId } })).toBe(1);
     expect((await logIn(email, NEW_PASSWORD)).status).toBe(303);

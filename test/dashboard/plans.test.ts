@@ -73,7 +73,9 @@ describe('changing plan', () => {
     expect(res.status).toBe(303);
     expect(res.location).toBe('/dashboard/plans');
     const page = await client.get('/dashboard/plans');
-    expect(textOf(page.text)).toContain('You are now on the Pro plan. Quota and rate limit changed at once; the 3 calls used this month are kept.');
+    expect(textOf(page.text)).toContain(
+      'You are now on the Pro plan. Quota and rate limit changed at once; the 3 calls used this month are kept.',
+    );
     expect(card(page.text, 'pro')).toContain('Your current plan');
 
     const changes = await t.db.prisma.planChange.findMany({ where: { accountId }, orderBy: { changedAt: 'asc' } });

@@ -32,7 +32,9 @@ it('logs in and reads every page, but cannot change plan, create or rotate keys'
     expect(page.status, path).toBe(200);
   }
   const home = textOf((await client.get('/dashboard/')).text);
-  expect(home).toContain('This account is suspended: the API refuses its calls, and plan changes and new keys wait until access is restored.');
+  expect(home).toContain(
+    'This account is suspended: the API refuses its calls, and plan changes and new keys wait until access is restored.',
+  );
   const keysPage = await client.get('/dashboard/keys');
   expect(keysPage.text).not.toContain('action="/dashboard/keys" ');
   expect(keysPage.text).not.toMatch(/\/rotate"/);
@@ -49,7 +51,10 @@ it('logs in and reads every page, but cannot change plan, create or rotate keys'
   expect(created.status).toBe(403);
   const rotated = await client.post(`/dashboard/keys/${keysBefore[0].id}/rotate`, { _csrf: csrf });
   expect(rotated.status).toBe(403);
-  const after = await t.db.prisma.account.findUniqueOrThrow({ where: { id: accountId }, include: { apiKeys: { orderBy: { createdAt: 'asc' } } } });
+  const after = await t.db.prisma.account.findUniqueOrThrow({
+    where: { id: accountId },
+    include: { apiKeys: { orderBy: { createdAt: 'asc' } } },
+  });
   expect(after.plan).toBe('pro');
   expect(after.apiKeys).toEqual(keysBefore);
 
@@ -71,6 +76,8 @@ it('holds the rule in the account rules: customers are refused, operators are no
   await expect(changePlan(t.db.prisma, accountId, 'starter')).rejects.toMatchObject({ code: 'account_suspended' });
   const byOperator = await admin(['keys', 'create', '--email', email, '--name', 'from ops', '--json']);
   expect(byOperator.code, byOperator.stderr).toBe(0);
-  await expect(changePlan(t.db.prisma, accountId, 'starter', new Date(), { by: 'operator' })).rejects.toMatchObject({ code: 'too_many_keys_for_plan' });
+  await expect(changePlan(t.db.prisma, accountId, 'starter', new Date(), { by: 'operator' })).rejects.toMatchObject({
+    code: 'too_many_keys_for_plan',
+  });
   expect(key).toMatch(/^mboa_live_/);
 });

@@ -44,7 +44,10 @@ function expectUnavailablePage(res: { status: number; headers: Headers; text: st
   expect(res.headers.get('retry-after'), where).toBe('30');
   expect(res.text, where).toContain(`<html lang="${lang}">`);
   const text = textOf(res.text);
-  const [first, second] = lang === 'fr' ? ['Service momentanément indisponible', 'Service temporarily unavailable'] : ['Service temporarily unavailable', 'Service momentanément indisponible'];
+  const [first, second] =
+    lang === 'fr'
+      ? ['Service momentanément indisponible', 'Service temporarily unavailable']
+      : ['Service temporarily unavailable', 'Service momentanément indisponible'];
   expect(text.indexOf(first), where).toBeGreaterThan(-1);
   expect(text.indexOf(second), where).toBeGreaterThan(text.indexOf(first));
   expect(text, where).toContain(lang === 'fr' ? 'Réessayez dans 30 secondes' : 'Try again in 30 seconds');
@@ -74,7 +77,10 @@ describe('database unreachable', () => {
       expect([200, 303, 403, 404, 503], `visitor ${method} ${path}`).toContain(res.status);
       if (res.status === 503) expectUnavailablePage(res, 'en', `visitor ${method} ${path}`);
     }
-    const login = await visitor.submit('/dashboard/login', '/dashboard/login', { email: 'someone@bank.cm', password: 'correct horse battery' });
+    const login = await visitor.submit('/dashboard/login', '/dashboard/login', {
+      email: 'someone@bank.cm',
+      password: 'correct horse battery',
+    });
     expectUnavailablePage(login, 'en', 'log-in');
 
     await proxy.restore();

@@ -127,7 +127,9 @@ describe('analytics (Pro and Enterprise)', () => {
     expect(page.status).toBe(200);
     expect(attr(page.text, 'usage-total', 'data-used')).toBe('12');
     const wide = page.text.slice(page.text.indexOf('chart-wide'), page.text.indexOf('chart-narrow'));
-    const nonZero = [...wide.matchAll(/data-day="([\d-]+)" data-calls="(\d+)"/g)].filter((m) => m[2] !== '0').map((m) => [m[1], Number(m[2])]);
+    const nonZero = [...wide.matchAll(/data-day="([\d-]+)" data-calls="(\d+)"/g)]
+      .filter((m) => m[2] !== '0')
+      .map((m) => [m[1], Number(m[2])]);
     expect(nonZero).toEqual([
       [`${month}-03`, 7],
       [`${month}-17`, 5],
@@ -163,6 +165,8 @@ describe('Starter', () => {
     expect(page.text).toContain('data-testid="upgrade-invite"');
     expect(page.text).not.toContain('<svg class="chart');
     expect(page.text).not.toContain('data-testid="by-key"');
-    expect(textOf(page.text)).toContain('Pro also adds market/trends, 100,000 calls a month and 300 calls per minute, for 250,000 FCFA per month.');
+    expect(textOf(page.text)).toContain(
+      'Pro also adds market/trends, 100,000 calls a month and 300 calls per minute, for 250,000 FCFA per month.',
+    );
   });
 });

@@ -40,7 +40,9 @@ describe('sign-up, then confirmation by e-mail', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'email_unverified', title: 'E-mail address not confirmed' });
     expect(refused.body.detail).toContain('open the link sent to it at sign-up, or send a new one from the dashboard home page');
-    expect(textOf((await client.get('/dashboard/')).text)).toContain(`Your address ${email} is not confirmed yet: the API refuses your keys until it is.`);
+    expect(textOf((await client.get('/dashboard/')).text)).toContain(
+      `Your address ${email} is not confirmed yet: the API refuses your keys until it is.`,
+    );
 
     const mail = await t.mailbox.waitFor(email, SUBJECT);
     expect(mail.subject).toBe('Confirm your e-mail address for Mboa');
@@ -117,7 +119,9 @@ describe('sign-up, then confirmation by e-mail', () => {
     const { email } = await signUp(t, client, { verify: false });
     await latestLink(email);
     expect((await client.post('/dashboard/verify/resend', {})).status).toBe(403);
-    expect((await client.post('/dashboard/verify/resend', { _csrf: csrfOf((await t.client().get('/dashboard/login')).text) })).status).toBe(403);
+    expect((await client.post('/dashboard/verify/resend', { _csrf: csrfOf((await t.client().get('/dashboard/login')).text) })).status).toBe(
+      403,
+    );
   });
 
   it('confirms through the helper every suite uses (the link from the mail)', async () => {

@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the reference page over HTTP', () => {
-  it('is Mboa\'s page, with a strict CSP and nothing from another origin', async () => {
+  it("is Mboa's page, with a strict CSP and nothing from another origin", async () => {
     for (const path of ['/docs', '/docs/']) {
       const res = await fetch(`${t.baseUrl}${path}`);
       expect(res.status).toBe(200);
@@ -67,7 +67,12 @@ describe('the reference page over HTTP', () => {
   });
 
   it('documents a curl and an SDK sample in every operation', async () => {
-    const spec = (await (await fetch(`${t.baseUrl}/api/v1/openapi.json`)).json()) as { paths: Record<string, { get: { operationId: string; description: string; 'x-codeSamples': Array<{ label: string; source: string }> } }> };
+    const spec = (await (await fetch(`${t.baseUrl}/api/v1/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        { get: { operationId: string; description: string; 'x-codeSamples': Array<{ label: string; source: string }> } }
+      >;
+    };
     const ops = Object.values(spec.paths).map((p) => p.get);
     expect(ops.map((o) => o.operationId).sort()).toEqual([...OPERATIONS].sort());
     for (const op of ops) {
@@ -96,9 +101,17 @@ describe('the SDK samples', () => {
         join(dir, 'tsconfig.json'),
         JSON.stringify({
           compilerOptions: {
-            target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: true,
-            lib: ['ES2023', 'DOM'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')],
-            baseUrl: '.', paths: { '@mboa/sdk': [join(root, 'sdk/src/index.ts')] },
+            target: 'ES2022',
+            module: 'ESNext',
+            moduleResolution: 'bundler',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            lib: ['ES2023', 'DOM'],
+            types: ['node'],
+            typeRoots: [join(root, 'node_modules/@types')],
+            baseUrl: '.',
+            paths: { '@mboa/sdk': [join(root, 'sdk/src/index.ts')] },
           },
           files,
         }),
@@ -122,7 +135,15 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the reference page
     mkdirSync(ARTIFACTS, { recursive: true });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--no-first-run',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {

@@ -15,7 +15,10 @@ it('lists every plan with its price, quota, rate limit and key count', () => {
     const plan = PLANS[name];
     const row = rows.find((r) => r.startsWith(`| ${plan.label} |`));
     expect(row, plan.label).toBeDefined();
-    const cells = row!.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = row!
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     const rate = plan.ratePerMinute === null ? 'unlimited' : `${amount(plan.ratePerMinute)} / minute`;
     expect(cells.slice(0, 5)).toEqual([plan.label, amount(plan.priceXafPerMonth), amount(plan.monthlyQuota), rate, amount(plan.maxKeys)]);
   }

@@ -22,7 +22,10 @@ const STANDARD_FONTS = new URL('../../node_modules/pdfjs-dist/standard_fonts/', 
 async function pdfText(bytes: ArrayBuffer): Promise<string> {
   const pdf = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: STANDARD_FONTS, verbosity: 0 }).promise;
   const content = await (await pdf.getPage(1)).getTextContent();
-  return content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' ');
+  return content.items
+    .map((item) => ('str' in item ? item.str : ''))
+    .join(' ')
+    .replace(/\s+/g, ' ');
 }
 
 const pathOf = (link: string) => {
@@ -82,25 +85,34 @@ it('takes a customer from sign-up to a paid invoice', async () => {
   await t.db.prisma.planChange.updateMany({ where: { accountId: account.id }, data: { changedAt: lastMonth } });
   const closed = await admin(['invoices', 'close', '--month', month, '--json'], mailEnv);
   expect(closed.code, closed.stderr).toBe(0);
-  const issued = (closed.json.issued as Array<{ account_id: string; number: number; display_number: string; total_xaf: number }>).find((i) => i.account_id === account.id)!;
+  const issued = (closed.json.issued as Array<{ account_id: string; number: number; display_number: string; total_xaf: number }>).find(
+    (i) => i.account_id === account.id,
+  )!;
   expect(issued.total_xaf).toBe(298_125);
   await t.mailbox.waitFor(email, new RegExp(`Mboa invoice ${issued.display_number}`));
 
   // 5. The customer downloads the invoice from the Billing page and reads its VAT line.
   const billing = await customer.get('/dashboard/billing');
   const href = new RegExp(`href="(/dashboard/billing/invoices/${issued.number})"`).exec(billing.text)![1];
-  const pdf = await fetch(`${t.baseUrl}${href}`, { headers: { cookie: `mboa_session=${customer.cookies.get('mboa_session')}`, 'accept-language': 'en' } });
+  const pdf = await fetch(`${t.baseUrl}${href}`, {
+    headers: { cookie: `mboa_session=${customer.cookies.get('mboa_session')}`, 'accept-language': 'en' },
+  });
   expect(pdf.headers.get('content-type')).toBe('application/pdf');
   const text = await pdfText(await pdf.arrayBuffer());
   expect(text).toContain('VAT 19.25% 48,125 FCFA');
   expect(text).toContain('Total incl. tax 298,125 FCFA');
 
   // 6. The finance desk records the mobile-money payment; the customer sees it paid.
-  const paid = await admin(['invoices', 'pay', '--number', issued.display_number, '--reference', 'OM-240517-7781', '--method', 'mobile-money', '--json'], mailEnv);
+  const paid = await admin(
+    ['invoices', 'pay', '--number', issued.display_number, '--reference', 'OM-240517-7781', '--method', 'mobile-money', '--json'],
+    mailEnv,
+  );
   expect(paid.code, paid.stderr).toBe(0);
   await t.mailbox.waitFor(email, new RegExp(`Payment received for Mboa invoice ${issued.display_number}`));
   const after = textOf((await customer.get('/dashboard/billing')).text);
   expect(after).toMatch(new RegExp(`${issued.display_number} .+ 298,125 FCFA Paid on \\d+ \\w+ \\d{4}`));
-  const paidPdf = await fetch(`${t.baseUrl}${href}`, { headers: { cookie: `mboa_session=${customer.cookies.get('mboa_session')}`, 'accept-language': 'en' } });
+  const paidPdf = await fetch(`${t.baseUrl}${href}`, {
+    headers: { cookie: `mboa_session=${customer.cookies.get('mboa_session')}`, 'accept-language': 'en' },
+  });
   expect(await pdfText(await paidPdf.arrayBuffer())).toMatch(/Paid on \d+ \w+ \d{4}, reference OM-240517-7781\./);
 });

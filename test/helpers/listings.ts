@@ -35,8 +35,21 @@ export async function plantListings(pool: pg.Pool, source: string, listings: Pla
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 2, 1, $9::"PropertyType", $10::"Purpose", $11, $12::"ListingStatus", $13, $13,
                CASE WHEN $12::text = 'active' THEN NULL ELSE $13::timestamptz END, $14, $15)`,
       [
-        id, `Planted ${l.type} ${i}`, l.price, l.city, matchKey(l.city), l.neighborhood, matchKey(l.neighborhood), l.surface,
-        l.type, l.purpose, Math.round(l.price / l.surface), l.status ?? 'active', l.listedAt, source, `ref-${i}`,
+        id,
+        `Planted ${l.type} ${i}`,
+        l.price,
+        l.city,
+        matchKey(l.city),
+        l.neighborhood,
+        matchKey(l.neighborhood),
+        l.surface,
+        l.type,
+        l.purpose,
+        Math.round(l.price / l.surface),
+        l.status ?? 'active',
+        l.listedAt,
+        source,
+        `ref-${i}`,
       ],
     );
   }

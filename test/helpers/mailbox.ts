@@ -50,7 +50,13 @@ export async function startMailbox(): Promise<Mailbox> {
         const found = to(address).find((m) => subject.test(m.subject ?? ''));
         if (found) return found;
         if (Date.now() > deadline) {
-          throw new Error(`no mail to ${address} matching ${subject} within ${timeoutMs} ms (got: ${to(address).map((m) => m.subject).join(' | ') || 'nothing'})`);
+          throw new Error(
+            `no mail to ${address} matching ${subject} within ${timeoutMs} ms (got: ${
+              to(address)
+                .map((m) => m.subject)
+                .join(' | ') || 'nothing'
+            })`,
+          );
         }
         await new Promise((r) => setTimeout(r, 50));
       }

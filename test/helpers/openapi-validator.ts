@@ -12,8 +12,18 @@ type Json = Record<string, any>;
 
 /** The headers the API itself sets (what the document must describe wherever they appear). */
 export const API_HEADERS = [
-  'x-request-id', 'ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset',
-  'x-quota-limit', 'x-quota-remaining', 'x-quota-reset', 'retry-after', 'x-should-retry', 'allow',
+  'x-request-id',
+  'ratelimit-policy',
+  'ratelimit',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-quota-limit',
+  'x-quota-remaining',
+  'x-quota-reset',
+  'retry-after',
+  'x-should-retry',
+  'allow',
 ];
 
 /** A copy of the document where every described object is closed: an undocumented field fails. */
@@ -85,13 +95,19 @@ export class OpenApiValidator {
     }
 
     const media = response.content?.[contentType];
-    if (!media) problems.push(`content type ${contentType || '(none)'} is not documented for ${answer.status} (${Object.keys(response.content ?? {}).join(', ')})`);
+    if (!media)
+      problems.push(
+        `content type ${contentType || '(none)'} is not documented for ${answer.status} (${Object.keys(response.content ?? {}).join(', ')})`,
+      );
     else {
       const validate = this.ajv.getSchema(`openapi#/${responsePointer}/${pointer('content', contentType, 'schema')}`);
       // NDJSON: the schema describes each line.
       const bodies =
         contentType === 'application/x-ndjson' && typeof answer.body === 'string'
-          ? answer.body.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)
+          ? answer.body
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => JSON.parse(line) as unknown)
           : [answer.body];
       if (!validate) problems.push('no schema');
       else {
@@ -115,12 +131,18 @@ export class OpenApiValidator {
         if (header.required) problems.push(`required header ${name} is missing`);
         continue;
       }
-      const typed = header.schema.type === 'integer' || header.schema.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) : value;
+      const typed =
+        header.schema.type === 'integer' || header.schema.type === 'number'
+          ? /^-?\d+(\.\d+)?$/.test(value)
+            ? Number(value)
+            : value
+          : value;
       const validate = this.ajv.compile(header.schema);
       if (!validate(typed)) problems.push(`header ${name}: ${JSON.stringify(value)} ${this.ajv.errorsText(validate.errors)}`);
     }
     for (const name of API_HEADERS) {
-      if (answer.headers.get(name) !== null && !documentedHeaders.has(name)) problems.push(`header ${name} is sent but not documented for ${answer.status}`);
+      if (answer.headers.get(name) !== null && !documentedHeaders.has(name))
+        problems.push(`header ${name} is sent but not documented for ${answer.status}`);
     }
     return problems;
   }

@@ -49,19 +49,23 @@ export function run(command: string, args: string[], env: Record<string, string 
         }, timeoutMs);
         listeners.add(check);
         check();
-        void exit.then(() => setTimeout(() => {
-          if (listeners.has(check)) {
-            listeners.delete(check);
-            clearTimeout(timer);
-            reject(new Error(`exited before ${pattern}; output:\n${out}`));
-          }
-        }, 50));
+        void exit.then(() =>
+          setTimeout(() => {
+            if (listeners.has(check)) {
+              listeners.delete(check);
+              clearTimeout(timer);
+              reject(new Error(`exited before ${pattern}; output:\n${out}`));
+            }
+          }, 50),
+        );
       });
     },
     exited(timeoutMs = 30_000) {
       return Promise.race([
         exit,
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms; output:\n${out}`)), timeoutMs)),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms; output:\n${out}`)), timeoutMs),
+        ),
       ]);
     },
   };

@@ -16,7 +16,11 @@ export interface RouteCase {
 }
 
 export const ROUTE_CASES: RouteCase[] = [
-  { name: 'listings.search', path: () => '/api/v1/listings?city=Douala&limit=5', metadata: contract.listings.search.metadata as RouteMetadata },
+  {
+    name: 'listings.search',
+    path: () => '/api/v1/listings?city=Douala&limit=5',
+    metadata: contract.listings.search.metadata as RouteMetadata,
+  },
   { name: 'listings.get', path: (id) => `/api/v1/listings/${id}`, metadata: contract.listings.get.metadata as RouteMetadata },
   { name: 'market.stats', path: () => '/api/v1/market/stats?city=Douala', metadata: contract.market.stats.metadata as RouteMetadata },
   { name: 'market.trends', path: () => '/api/v1/market/trends?city=Douala', metadata: contract.market.trends.metadata as RouteMetadata },

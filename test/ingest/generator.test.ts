@@ -24,7 +24,8 @@ describe('generateListings', () => {
   it('produces rows the importer accepts, with unique references', () => {
     for (const r of rows) {
       const parsed = ZListingRecord.safeParse(r);
-      if (!parsed.success) throw new Error(`${r.source_ref}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new Error(`${r.source_ref}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
     }
     expect(new Set(rows.map((r) => r.source_ref)).size).toBe(rows.length);
   });
@@ -47,12 +48,29 @@ describe('generateListings', () => {
     for (const r of rows) {
       const ctx = `${r.source_ref} ${r.type} ${r.bedrooms}/${r.bathrooms}/${r.surface}`;
       switch (r.type) {
-        case 'studio': expect(r.bedrooms, ctx).toBeLessThanOrEqual(1); expect(r.surface, ctx).toBeLessThanOrEqual(40); break;
-        case 'room': expect(r.bedrooms, ctx).toBe(1); expect(r.surface, ctx).toBeLessThanOrEqual(20); break;
-        case 'land': expect([r.bedrooms, r.bathrooms], ctx).toEqual([0, 0]); break;
-        case 'office': case 'shop': case 'warehouse': expect(r.bedrooms, ctx).toBe(0); break;
-        case 'villa': expect(r.bedrooms, ctx).toBeGreaterThanOrEqual(3); expect(r.surface, ctx).toBeGreaterThanOrEqual(250); break;
-        case 'apartment': case 'house': case 'duplex':
+        case 'studio':
+          expect(r.bedrooms, ctx).toBeLessThanOrEqual(1);
+          expect(r.surface, ctx).toBeLessThanOrEqual(40);
+          break;
+        case 'room':
+          expect(r.bedrooms, ctx).toBe(1);
+          expect(r.surface, ctx).toBeLessThanOrEqual(20);
+          break;
+        case 'land':
+          expect([r.bedrooms, r.bathrooms], ctx).toEqual([0, 0]);
+          break;
+        case 'office':
+        case 'shop':
+        case 'warehouse':
+          expect(r.bedrooms, ctx).toBe(0);
+          break;
+        case 'villa':
+          expect(r.bedrooms, ctx).toBeGreaterThanOrEqual(3);
+          expect(r.surface, ctx).toBeGreaterThanOrEqual(250);
+          break;
+        case 'apartment':
+        case 'house':
+        case 'duplex':
           expect(r.bedrooms, ctx).toBeGreaterThanOrEqual(1);
           expect(r.bathrooms, ctx).toBeGreaterThanOrEqual(1);
           expect(r.bathrooms, ctx).toBeLessThanOrEqual(r.bedrooms + 1);
@@ -81,11 +99,13 @@ describe('generateListings', () => {
     for (const s of studios) expect(s.price).toBeLessThanOrEqual(70_000);
 
     // Douala is dearer than Bafoussam for the same kind of property, and prime districts dearer than popular ones.
-    const aptRent = (city: string) => median(where((r) => r.city === city && r.type === 'apartment' && r.purpose === 'rent' && r.bedrooms === 2).map((r) => r.price));
+    const aptRent = (city: string) =>
+      median(where((r) => r.city === city && r.type === 'apartment' && r.purpose === 'rent' && r.bedrooms === 2).map((r) => r.price));
     expect(aptRent('Douala')).toBeGreaterThan(aptRent('Bafoussam'));
     const douala = CITIES.find((c) => c.name === 'Douala')!;
     const tierOf = new Map(douala.neighbourhoods.map((n) => [n.name, n.tier]));
-    const landPerM2 = (tier: number) => median(where((r) => r.city === 'Douala' && r.type === 'land' && tierOf.get(r.neighborhood) === tier).map((r) => r.price / r.surface));
+    const landPerM2 = (tier: number) =>
+      median(where((r) => r.city === 'Douala' && r.type === 'land' && tierOf.get(r.neighborhood) === tier).map((r) => r.price / r.surface));
     expect(landPerM2(1)).toBeGreaterThan(3 * landPerM2(3));
   });
 

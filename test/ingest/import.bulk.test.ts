@@ -27,9 +27,11 @@ afterAll(async () => {
 });
 
 const indexes = async () =>
-  (await db.pool.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'listings' ORDER BY indexname")).rows.map(
-    (r) => r.indexdef,
-  );
+  (
+    await db.pool.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'listings' ORDER BY indexname",
+    )
+  ).rows.map((r) => r.indexdef);
 
 describe('bulk load', () => {
   it('is chosen only for a large load at least twice the size of the table', () => {

@@ -37,10 +37,21 @@ describe('import --full', () => {
   it('withdraws the active listings of the source that the file no longer has', async () => {
     await loadAll();
     const other = testSource();
-    await importFile(db.pool, { file: work.write('other.ndjson', toJsonLines(rows.slice(0, 2))), format: 'ndjson', source: other, now: first });
+    await importFile(db.pool, {
+      file: work.write('other.ndjson', toJsonLines(rows.slice(0, 2))),
+      format: 'ndjson',
+      source: other,
+      now: first,
+    });
     // FX-008 is already "rented" in the fixture: a removed listing stays as it was.
     const kept = rows.filter((r) => !['FX-002', 'FX-005', 'FX-008'].includes(r.source_ref as string));
-    const result = await importFile(db.pool, { file: work.write('kept.ndjson', toJsonLines(kept)), format: 'ndjson', source: src, full: true, now: second });
+    const result = await importFile(db.pool, {
+      file: work.write('kept.ndjson', toJsonLines(kept)),
+      format: 'ndjson',
+      source: src,
+      full: true,
+      now: second,
+    });
 
     expect(result.counts).toMatchObject({ accepted: 5, unchanged: 5, removed: 2 });
     const after = await listingsOf(db, src);
@@ -63,7 +74,13 @@ describe('import --full', () => {
   it('does not withdraw a listing whose row is malformed today', async () => {
     await loadAll();
     const broken = rows.map((r) => (r.source_ref === 'FX-003' ? { ...r, price: -5 } : r));
-    const result = await importFile(db.pool, { file: work.write('broken.ndjson', toJsonLines(broken)), format: 'ndjson', source: src, full: true, now: second });
+    const result = await importFile(db.pool, {
+      file: work.write('broken.ndjson', toJsonLines(broken)),
+      format: 'ndjson',
+      source: src,
+      full: true,
+      now: second,
+    });
     expect(result.counts).toMatchObject({ rejected: 1, removed: 0 });
     expect((await listingsOf(db, src)).find((l) => l.source_ref === 'FX-003')!.status).toBe('active');
   });
@@ -80,10 +97,26 @@ describe('import --full', () => {
 
   it('brings a withdrawn listing back when the feed carries it again', async () => {
     await loadAll();
-    await importFile(db.pool, { file: work.write('six.ndjson', toJsonLines(rows.slice(0, 6))), format: 'ndjson', source: src, full: true, now: second });
+    await importFile(db.pool, {
+      file: work.write('six.ndjson', toJsonLines(rows.slice(0, 6))),
+      format: 'ndjson',
+      source: src,
+      full: true,
+      now: second,
+    });
     const third = new Date('2026-11-06T08:00:00Z');
-    const result = await importFile(db.pool, { file: work.write('again.ndjson', toJsonLines(rows)), format: 'ndjson', source: src, full: true, now: third });
+    const result = await importFile(db.pool, {
+      file: work.write('again.ndjson', toJsonLines(rows)),
+      format: 'ndjson',
+      source: src,
+      full: true,
+      now: third,
+    });
     expect(result.counts).toMatchObject({ updated: 1, removed: 0 }); // FX-007 back; FX-008 was rented already
-    expect((await listingsOf(db, src)).find((l) => l.source_ref === 'FX-007')).toMatchObject({ status: 'active', removed_at: null, updated_at: third });
+    expect((await listingsOf(db, src)).find((l) => l.source_ref === 'FX-007')).toMatchObject({
+      status: 'active',
+      removed_at: null,
+      updated_at: third,
+    });
   });
 });

@@ -7,7 +7,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/platform/db.js';
 import { listingId } from '../../server/platform/ids.js';
 import { importFile } from '../../server/ingest/import.js';
-import { historyOf, listingsOf, readJsonLines, removeSource, testDatabase, testSource, toJsonLines, workdir, type Workdir } from './helpers.js';
+import {
+  historyOf,
+  listingsOf,
+  readJsonLines,
+  removeSource,
+  testDatabase,
+  testSource,
+  toJsonLines,
+  workdir,
+  type Workdir,
+} from './helpers.js';
 
 let db: Database;
 let work: Workdir;
@@ -37,7 +47,14 @@ describe('import of a feed with good and bad rows', () => {
     const result = await importFile(db.pool, { file, format: 'ndjson', source: src });
 
     expect(result.counts).toEqual({
-      rows: 16, accepted: 8, rejected: 8, inserted: 8, updated: 0, unchanged: 0, repriced: 0, removed: 0,
+      rows: 16,
+      accepted: 8,
+      rejected: 8,
+      inserted: 8,
+      updated: 0,
+      unchanged: 0,
+      repriced: 0,
+      removed: 0,
     });
     expect(result.report_path).toBe(`${file}.report.json`);
     const report = JSON.parse(readFileSync(result.report_path, 'utf8'));
@@ -48,7 +65,8 @@ describe('import of a feed with good and bad rows', () => {
       {
         line: 7,
         source_ref: 'FX-BAD-TYPE',
-        reason: 'bedrooms: must be an integer; type: must be one of villa, house, apartment, studio, duplex, room, land, office, shop, warehouse',
+        reason:
+          'bedrooms: must be an integer; type: must be one of villa, house, apartment, studio, duplex, room, land, office, shop, warehouse',
       },
       { line: 10, source_ref: 'FX-NO-EMAIL', reason: 'contact_email: is required' },
       { line: 12, source_ref: 'FX-BAD-DATE', reason: 'listed_at: must be an ISO 8601 timestamp with a time zone (2026-11-02T17:05:00Z)' },
@@ -65,7 +83,9 @@ describe('import of a feed with good and bad rows', () => {
     expect(fx2.city_key).toBe('yaounde');
     expect(fx2.price_per_m2).toBe(Math.round(Number(fx2.price) / fx2.surface));
     // The feed's own price history is kept for a new listing.
-    const line = readFileSync(file, 'utf8').split('\n').find((l) => l.includes('"source_ref":"FX-004"'))!;
+    const line = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"source_ref":"FX-004"'))!;
     const feed = JSON.parse(line) as { price_history: unknown[] };
     expect(feed.price_history.length).toBeGreaterThan(1);
     expect((await historyOf(db, src)).filter((h) => h.source_ref === 'FX-004')).toHaveLength(feed.price_history.length);
@@ -110,7 +130,12 @@ describe('re-import', () => {
     await importFile(db.pool, { file: work.write('v1.ndjson', toJsonLines(rows)), format: 'ndjson', source: src, now: first });
 
     const changed = rows.map((r) => (r.source_ref === 'FX-002' ? { ...r, price: (r.price as number) - 1_500_000 } : r));
-    const result = await importFile(db.pool, { file: work.write('v2.ndjson', toJsonLines(changed)), format: 'ndjson', source: src, now: second });
+    const result = await importFile(db.pool, {
+      file: work.write('v2.ndjson', toJsonLines(changed)),
+      format: 'ndjson',
+      source: src,
+      now: second,
+    });
     expect(result.counts).toMatchObject({ inserted: 0, updated: 1, unchanged: 7, repriced: 1 });
 
     const fx2 = (await listingsOf(db, src)).find((l) => l.source_ref === 'FX-002')!;
@@ -132,7 +157,12 @@ describe('re-import', () => {
     const src = source();
     await importFile(db.pool, { file: work.write('p1.ndjson', toJsonLines(rows)), format: 'ndjson', source: src, now: first });
     const changed = rows.map((r) => (r.source_ref === 'FX-003' ? { ...r, contact_phone: '+237 699 00 11 22' } : r));
-    const result = await importFile(db.pool, { file: work.write('p2.ndjson', toJsonLines(changed)), format: 'ndjson', source: src, now: new Date() });
+    const result = await importFile(db.pool, {
+      file: work.write('p2.ndjson', toJsonLines(changed)),
+      format: 'ndjson',
+      source: src,
+      now: new Date(),
+    });
     expect(result.counts).toMatchObject({ updated: 1, repriced: 0 });
     const fx3 = (await listingsOf(db, src)).find((l) => l.source_ref === 'FX-003')!;
     expect(fx3.contact_phone).toBe('+237 699 00 11 22');

@@ -45,7 +45,17 @@ describe('market figures after an import', () => {
     const file = work.dir + '/feed.ndjson';
     const listings = [...generateListings({ count: 2_000, seed: 99, source: src })];
     // One listing far above anything else: the Douala maximum must become its price.
-    const record = { ...listings[0], city: 'Douala', neighborhood: 'Bonapriso', type: 'villa' as const, purpose: 'sale' as const, status: 'active' as const, removed_at: null, price: 987_654_321_000, price_history: undefined };
+    const record = {
+      ...listings[0],
+      city: 'Douala',
+      neighborhood: 'Bonapriso',
+      type: 'villa' as const,
+      purpose: 'sale' as const,
+      status: 'active' as const,
+      removed_at: null,
+      price: 987_654_321_000,
+      price_history: undefined,
+    };
     listings[0] = record;
     await writeFeed(file, 'ndjson', listings);
     const result = await importFile(db.pool, { file, format: 'ndjson', source: src });

@@ -31,9 +31,20 @@ describe('seedListings', () => {
     const g = generated[17];
     const s = stored.find((l) => l.source_ref === g.source_ref)!;
     expect(s).toMatchObject({
-      id: listingId(src, g.source_ref), title: g.title, price: String(g.price), city: g.city, neighborhood: g.neighborhood,
-      surface: g.surface, bedrooms: g.bedrooms, bathrooms: g.bathrooms, type: g.type, purpose: g.purpose, status: g.status,
-      listed_at: new Date(g.listed_at), updated_at: new Date(g.updated_at!), contact_phone: g.contact_phone,
+      id: listingId(src, g.source_ref),
+      title: g.title,
+      price: String(g.price),
+      city: g.city,
+      neighborhood: g.neighborhood,
+      surface: g.surface,
+      bedrooms: g.bedrooms,
+      bathrooms: g.bathrooms,
+      type: g.type,
+      purpose: g.purpose,
+      status: g.status,
+      listed_at: new Date(g.listed_at),
+      updated_at: new Date(g.updated_at!),
+      contact_phone: g.contact_phone,
     });
     const historyRows = generated.reduce((n, r) => n + (r.price_history?.length ?? 0), 0);
     expect(historyRows).toBeGreaterThan(0);

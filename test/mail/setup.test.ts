@@ -30,7 +30,12 @@ afterAll(() => mailbox.close());
 
 describe('choosing the mailer', () => {
   it('sends through SMTP when SMTP_URL is set, links on MBOA_PUBLIC_URL', async () => {
-    const config = loadConfig({ ...PRODUCTION_SECRETS, DATABASE_URL: 'postgresql://db/x', SMTP_URL: mailbox.url, MBOA_PUBLIC_URL: 'https://api.mboa.cm/' });
+    const config = loadConfig({
+      ...PRODUCTION_SECRETS,
+      DATABASE_URL: 'postgresql://db/x',
+      SMTP_URL: mailbox.url,
+      MBOA_PUBLIC_URL: 'https://api.mboa.cm/',
+    });
     const { mailer, publicUrl } = serverMail(config, logger);
     expect(mailer).toBeInstanceOf(SmtpMailer);
     expect(publicUrl).toBe('https://api.mboa.cm');
@@ -50,7 +55,13 @@ describe('choosing the mailer', () => {
       const { mailer, publicUrl } = serverMail(loadConfig({ MBOA_DATA_DIR: dir, PORT: '4123' }), capture);
       expect(mailer).toBeInstanceOf(FileMailer);
       expect(publicUrl).toBe('http://localhost:4123');
-      await mailer.send({ to: 'demo@bank.cm', subject: 'Confirm', text: 'Open http://localhost:4123/dashboard/verify?token=abc now', html: '<p>x</p>', kind: 'verify_email' });
+      await mailer.send({
+        to: 'demo@bank.cm',
+        subject: 'Confirm',
+        text: 'Open http://localhost:4123/dashboard/verify?token=abc now',
+        html: '<p>x</p>',
+        kind: 'verify_email',
+      });
       const files = readdirSync(join(dir, 'mail'));
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/verify_email-demo@bank\.cm\.eml$/);
@@ -65,20 +76,30 @@ describe('choosing the mailer', () => {
   });
 
   it('refuses a production server without SMTP_URL or MBOA_PUBLIC_URL', () => {
-    const attempt = (env: Record<string, string>) => () => serverMail(loadConfig({ ...PRODUCTION_SECRETS, DATABASE_URL: 'postgresql://db/x', ...env }), logger);
+    const attempt = (env: Record<string, string>) => () =>
+      serverMail(loadConfig({ ...PRODUCTION_SECRETS, DATABASE_URL: 'postgresql://db/x', ...env }), logger);
     expect(attempt({})).toThrow(ConfigError);
     expect(attempt({})).toThrow(/SMTP_URL and MBOA_PUBLIC_URL must be set when DATABASE_URL is/);
     expect(attempt({ SMTP_URL: mailbox.url })).toThrow(/MBOA_PUBLIC_URL must be set/);
     expect(attempt({ MBOA_PUBLIC_URL: 'https://api.mboa.cm' })).toThrow(/SMTP_URL must be set/);
     expect(() => loadConfig({ SMTP_URL: 'mail.example.com' })).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
     // The CLI runs, but says so for every message (below, through a real command).
-    expect(cliMail(loadConfig({ DATABASE_URL: 'postgresql://db/x' }, { secrets: 'optional' }), logger).mailer.constructor.name).toBe('UnsentMailer');
+    expect(cliMail(loadConfig({ DATABASE_URL: 'postgresql://db/x' }, { secrets: 'optional' }), logger).mailer.constructor.name).toBe(
+      'UnsentMailer',
+    );
   });
 
   it('stops `npm start` with a clear message, before touching the database', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/start/main.ts'], {
       cwd: root,
-      env: { ...process.env, ...PRODUCTION_SECRETS, DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none', SMTP_URL: '', MBOA_PUBLIC_URL: '', PORT: '0' },
+      env: {
+        ...process.env,
+        ...PRODUCTION_SECRETS,
+        DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none',
+        SMTP_URL: '',
+        MBOA_PUBLIC_URL: '',
+        PORT: '0',
+      },
       encoding: 'utf8',
       timeout: 30_000,
     });
@@ -93,15 +114,23 @@ describe('choosing the mailer', () => {
     const res = await admin(['keys', 'create', '--email', email, '--name', 'batch', '--json'], { SMTP_URL: '', MBOA_PUBLIC_URL: '' });
     expect(res.code, res.stderr).toBe(0);
     expect(res.json.key).toMatch(/^mboa_live_/);
-    const errors = res.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const errors = res.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(errors).toEqual([expect.objectContaining({ level: 50, kind: 'key_created', msg: 'mail not sent' })]);
-    expect(errors[0].err).toMatch(new RegExp(`^not sent to ${email.replace('.', '\\.')} \\(".+"\\): SMTP_URL and MBOA_PUBLIC_URL not set$`));
+    expect(errors[0].err).toMatch(
+      new RegExp(`^not sent to ${email.replace('.', '\\.')} \\(".+"\\): SMTP_URL and MBOA_PUBLIC_URL not set$`),
+    );
   });
 
   it('sends the CLI’s mail through SMTP when it is set', async () => {
     const email = `${randomId('ops')}@test.mboa.cm`;
     await admin(['accounts', 'create', '--email', email, '--plan', 'pro', '--lang', 'en']);
-    const res = await admin(['keys', 'create', '--email', email, '--name', 'nightly', '--test', '--json'], { SMTP_URL: mailbox.url, MBOA_PUBLIC_URL: 'https://api.mboa.cm' });
+    const res = await admin(['keys', 'create', '--email', email, '--name', 'nightly', '--test', '--json'], {
+      SMTP_URL: mailbox.url,
+      MBOA_PUBLIC_URL: 'https://api.mboa.cm',
+    });
     expect(res.code, res.stderr).toBe(0);
     const mail = await mailbox.waitFor(email, /New API key “nightly”/);
     expect(mail.text).toContain(`A test key ${res.json.key_info.prefix}… named “nightly” was created on`);

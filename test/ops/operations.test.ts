@@ -34,7 +34,11 @@ describe('health and readiness', () => {
     const { createServer } = await import('../../server/start/create-server.js');
     const { createLogger } = await import('../../server/platform/logger.js');
     const { TEST_SECRETS } = await import('../helpers/server.js');
-    const server = await createServer({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/none', logger: createLogger('silent'), secrets: TEST_SECRETS });
+    const server = await createServer({
+      databaseUrl: 'postgresql://postgres@127.0.0.1:1/none',
+      logger: createLogger('silent'),
+      secrets: TEST_SECRETS,
+    });
     const base = await server.listen(0, '127.0.0.1');
     try {
       const ready = await get(base, '/readyz');
@@ -65,7 +69,9 @@ describe('/metrics', () => {
     expect(m.type).toMatch(/^text\/plain/);
     expect(m.text).toMatch(/mboa_http_requests_total\{route="\/api\/v1\/listings\/:id",method="GET",status="200"\} [1-9]/);
     expect(m.text).toMatch(/mboa_http_requests_total\{route="\/api\/v1\/listings\/:id",method="GET",status="429"\} [1-9]/);
-    expect(m.text).toMatch(/mboa_http_request_duration_seconds_bucket\{le="\+Inf",route="\/api\/v1\/listings\/:id",method="GET",status="200"\} [1-9]/);
+    expect(m.text).toMatch(
+      /mboa_http_request_duration_seconds_bucket\{le="\+Inf",route="\/api\/v1\/listings\/:id",method="GET",status="200"\} [1-9]/,
+    );
     expect(m.text).toMatch(/mboa_api_problems_total\{code="quota_exceeded"\} [1-9]/);
     expect(m.text).toMatch(/mboa_db_pool_connections\{state="in_use"\} \d+/);
     expect(m.text).toMatch(/mboa_db_pool_connections\{state="waiting"\} \d+/);

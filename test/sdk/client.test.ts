@@ -163,7 +163,10 @@ describe('withResponse, headers and logging against the server', () => {
   });
 
   it('sends defaultHeaders and a call’s headers: the server keeps a caller’s X-Request-Id', async () => {
-    const tagged = client(t.keys.enterprise, { defaultHeaders: { 'X-Request-Id': 'nightly-sync-0001' }, appInfo: { name: 'sync', version: '2.0.0' } });
+    const tagged = client(t.keys.enterprise, {
+      defaultHeaders: { 'X-Request-Id': 'nightly-sync-0001' },
+      appInfo: { name: 'sync', version: '2.0.0' },
+    });
     const { requestId, data } = await tagged.ping().withResponse();
     expect(requestId).toBe('nightly-sync-0001');
     expect(data.meta.request_id).toBe('nightly-sync-0001');

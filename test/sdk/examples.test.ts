@@ -48,7 +48,12 @@ async function example(file: string, args: string[], key: string, baseUrl = t.ba
   }
 }
 
-const ids = (ndjson: string) => ndjson.trim().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { id: string }).id);
+const ids = (ndjson: string) =>
+  ndjson
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { id: string }).id);
 
 describe('examples', () => {
   it('01-search prints a page, a listing and the quota', async () => {
@@ -64,7 +69,11 @@ describe('examples', () => {
     const { meta } = await mboa.listings.search({ city: 'Yaoundé', status: 'any', limit: 1 });
 
     const ndjson = join(dir, 'yaounde.ndjson');
-    const run = await example('02-export-all-listings.ts', ['--city', 'Yaoundé', '--status', 'any', '--page-size', '100', '--out', ndjson], t.keys.pro);
+    const run = await example(
+      '02-export-all-listings.ts',
+      ['--city', 'Yaoundé', '--status', 'any', '--page-size', '100', '--out', ndjson],
+      t.keys.pro,
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`Exported ${meta.total.toLocaleString('en-US')} listings .* listings/s`));
     expect(run.stderr).toMatch(/listings\/s/);
@@ -76,7 +85,11 @@ describe('examples', () => {
     expect(new Set(exported).size).toBe(meta.total);
 
     const csv = join(dir, 'yaounde.csv');
-    const csvRun = await example('02-export-all-listings.ts', ['--city', 'Yaoundé', '--status', 'any', '--format', 'csv', '--out', csv], t.keys.pro);
+    const csvRun = await example(
+      '02-export-all-listings.ts',
+      ['--city', 'Yaoundé', '--status', 'any', '--format', 'csv', '--out', csv],
+      t.keys.pro,
+    );
     expect(csvRun.code, csvRun.stderr).toBe(0);
     const lines = readFileSync(csv, 'utf8').trimEnd().split('\r\n');
     expect(lines[0]).toMatch(/^id,title,price,currency,city,/);
@@ -114,7 +127,10 @@ describe('examples', () => {
     expect(ids(readFileSync(out, 'utf8'))).toEqual(everything.map((l) => l.id));
 
     // Other filters with the same unfinished state: refused, not mixed into the file.
-    writeFileSync(`${out}.state.json`, JSON.stringify({ format: 'ndjson', params, pages: 1, cursor: 'x', bytes: 0, exported: 0, total: 0 }));
+    writeFileSync(
+      `${out}.state.json`,
+      JSON.stringify({ format: 'ndjson', params, pages: 1, cursor: 'x', bytes: 0, exported: 0, total: 0 }),
+    );
     const refused = await example('02-export-all-listings.ts', ['--city', 'Kribi', '--out', out], t.keys.pro);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/--fresh/);
@@ -141,7 +157,9 @@ describe('examples', () => {
 
     beforeAll(async () => {
       const mboa = new Mboa({ apiKey: t.keys.enterprise, baseUrl: t.baseUrl });
-      listings = (await mboa.listings.search({ city: 'Douala', limit: 200 }).toArray({ max: 100_000 })).sort((a, b) => (a.id < b.id ? -1 : 1));
+      listings = (await mboa.listings.search({ city: 'Douala', limit: 200 }).toArray({ max: 100_000 })).sort((a, b) =>
+        a.id < b.id ? -1 : 1,
+      );
       expect(listings.length).toBeGreaterThan(200);
       // A TCP proxy in front of the real server that breaks one export's connection mid-stream.
       const { port } = new URL(t.baseUrl);
@@ -203,7 +221,12 @@ describe('examples', () => {
       expect(resumedAt).toBeLessThan(listings.length - 1);
 
       const csv = join(dir, 'bulk.csv');
-      const csvRun = await example('02-export-all-listings.ts', ['--city', 'Douala', '--format', 'csv', '--out', csv], t.keys.enterprise, proxyUrl);
+      const csvRun = await example(
+        '02-export-all-listings.ts',
+        ['--city', 'Douala', '--format', 'csv', '--out', csv],
+        t.keys.enterprise,
+        proxyUrl,
+      );
       expect(csvRun.code, csvRun.stderr).toBe(0);
       const rows = readFileSync(csv, 'utf8').trimEnd().split('\r\n');
       expect(rows).toHaveLength(listings.length + 1);

@@ -20,7 +20,12 @@ const TSC = join(ROOT, 'node_modules/.bin/tsc');
 
 function sh(command: string, args: string[], cwd: string): string {
   try {
-    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } });
+    return execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: 'pipe',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${e.stdout ?? ''}${e.stderr ?? ''}${e.message}`, { cause: err });
@@ -156,7 +161,16 @@ describe('the packed @mboa/sdk tarball', () => {
   it('contains the build, README and LICENSE, and no sources or tests', () => {
     const files = packed.files.map((f) => f.path).sort();
     expect(files).toEqual(
-      expect.arrayContaining(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']),
+      expect.arrayContaining([
+        'CHANGELOG.md',
+        'LICENSE',
+        'README.md',
+        'dist/index.cjs',
+        'dist/index.d.cts',
+        'dist/index.d.ts',
+        'dist/index.js',
+        'package.json',
+      ]),
     );
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/') || f.includes('tsconfig'))).toEqual([]);
   });
@@ -186,12 +200,18 @@ describe('the packed @mboa/sdk tarball', () => {
   });
 
   it('works from an ES module', () => {
-    writeFileSync(join(work, 'esm.mjs'), `import * as sdk from '@mboa/sdk';\nimport { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${FAKE_API}\nconst server = await fakeApi();\n${CHECKS}`);
+    writeFileSync(
+      join(work, 'esm.mjs'),
+      `import * as sdk from '@mboa/sdk';\nimport { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${FAKE_API}\nconst server = await fakeApi();\n${CHECKS}`,
+    );
     expect(sh(process.execPath, ['esm.mjs'], work).trim()).toBe('ok 0.1.0');
   });
 
   it('works from CommonJS', () => {
-    writeFileSync(join(work, 'cjs.cjs'), `const sdk = require('@mboa/sdk');\n${FAKE_API}\n(async () => {\nconst server = await fakeApi();\n${CHECKS}\n})().catch((e) => { console.error(e); process.exit(1); });`);
+    writeFileSync(
+      join(work, 'cjs.cjs'),
+      `const sdk = require('@mboa/sdk');\n${FAKE_API}\n(async () => {\nconst server = await fakeApi();\n${CHECKS}\n})().catch((e) => { console.error(e); process.exit(1); });`,
+    );
     expect(sh(process.execPath, ['cjs.cjs'], work).trim()).toBe('ok 0.1.0');
   });
 
@@ -212,7 +232,9 @@ describe('the packed @mboa/sdk tarball', () => {
         encoding: 'utf8',
         env: { ...process.env, MBOA_API_KEY: server.keys.enterprise, MBOA_BASE_URL: server.baseUrl },
       });
-      const { rows } = await server.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM listings WHERE status = 'active' AND city = 'Douala'");
+      const { rows } = await server.db.pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM listings WHERE status = 'active' AND city = 'Douala'",
+      );
       expect(rows[0].n).toBeGreaterThan(200);
       expect(Number(out.trim())).toBe(rows[0].n);
     } finally {
@@ -224,12 +246,25 @@ describe('the packed @mboa/sdk tarball', () => {
     writeFileSync(join(work, 'check.mts'), TS_CHECK);
     writeFileSync(join(work, 'check.cts'), TS_CHECK);
     writeFileSync(join(work, 'check-dom.ts'), TS_CHECK);
-    const strict = { strict: true, noEmit: true, skipLibCheck: false, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, target: 'ES2022' };
+    const strict = {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      target: 'ES2022',
+    };
     writeFileSync(
       join(work, 'tsconfig.node.json'),
       JSON.stringify({
         // Node ESM and CommonJS resolution: the exports map's import and require conditions.
-        compilerOptions: { ...strict, module: 'nodenext', moduleResolution: 'nodenext', types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
+        compilerOptions: {
+          ...strict,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules/@types')],
+        },
         files: ['check.mts', 'check.cts'],
       }),
     );

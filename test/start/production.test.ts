@@ -20,10 +20,24 @@ const SECRETS = {
   SMTP_URL: 'smtp://127.0.0.1:2525',
 };
 /** What the server must not inherit from the test run. */
-const CLEAN = { MBOA_CURSOR_SECRET: undefined, MBOA_DASHBOARD_SECRET: undefined, MBOA_PUBLIC_URL: undefined, SMTP_URL: undefined, MBOA_DATA_DIR: `${ROOT}/test-artifacts/never-written`, REDIS_URL: undefined };
+const CLEAN = {
+  MBOA_CURSOR_SECRET: undefined,
+  MBOA_DASHBOARD_SECRET: undefined,
+  MBOA_PUBLIC_URL: undefined,
+  SMTP_URL: undefined,
+  MBOA_DATA_DIR: `${ROOT}/test-artifacts/never-written`,
+  REDIS_URL: undefined,
+};
 
 const startProd = (databaseUrl: string, env: Record<string, string | undefined> = {}) =>
-  run(process.execPath, ['dist/server/start/main.js'], { ...CLEAN, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
+  run(process.execPath, ['dist/server/start/main.js'], {
+    ...CLEAN,
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
 const npm = (args: string[], databaseUrl: string) => run('npm', ['run', '--silent', ...args], { ...CLEAN, DATABASE_URL: databaseUrl });
 
 async function count(url: string, sql: string): Promise<number> {
@@ -84,10 +98,14 @@ describeWhen(onPostgresServer(), 'a PostgreSQL server (DATABASE_URL)')('producti
       // An account made by the operator works; none was made by the server.
       expect(await count(scratch.url, 'SELECT count(*) AS n FROM accounts')).toBe(0);
       expect(await count(scratch.url, 'SELECT count(*) AS n FROM listings')).toBe(0);
-      const created = run(process.execPath, ['dist/server/cli/admin.js', 'accounts', 'create', '--email', 'ops@bank.cm', '--plan', 'pro', '--json'], {
-        ...CLEAN,
-        DATABASE_URL: scratch.url,
-      });
+      const created = run(
+        process.execPath,
+        ['dist/server/cli/admin.js', 'accounts', 'create', '--email', 'ops@bank.cm', '--plan', 'pro', '--json'],
+        {
+          ...CLEAN,
+          DATABASE_URL: scratch.url,
+        },
+      );
       expect((await created.exited()).code, created.output()).toBe(0);
       const key = (JSON.parse(created.output()) as { key: string }).key;
       const ping = await fetch(`${base}/api/v1/ping`, { headers: { 'X-API-Key': key } });

@@ -38,7 +38,14 @@ describe('CursorCodec', () => {
     const cursor = codec.encode(bound, position);
     const [body, signature] = cursor.split('.');
     const flipped = `${body.slice(0, -2)}${body.at(-2) === 'A' ? 'B' : 'A'}${body.at(-1)}.${signature}`;
-    for (const bad of [flipped, body, `${cursor}.x`, '', 'not-a-cursor', new CursorCodec('another-secret-of-thirty-two-chars!!').encode(bound, position)]) {
+    for (const bad of [
+      flipped,
+      body,
+      `${cursor}.x`,
+      '',
+      'not-a-cursor',
+      new CursorCodec('another-secret-of-thirty-two-chars!!').encode(bound, position),
+    ]) {
       refusal(() => codec.decode(bad, bound));
     }
   });

@@ -9,9 +9,19 @@ describe('listingFilterSql', () => {
   it('turns every filter into one parameterised condition on the given alias', () => {
     const sql = listingFilterSql(
       parse({
-        city: 'YAOUNDÉ', neighborhood: 'Biyem-Assi', type: 'villa', purpose: 'sale', min_price: '1000', max_price: '2000',
-        min_surface: '50', max_surface: '500', min_bedrooms: '2', min_bathrooms: '1',
-        listed_after: '2026-01-01', updated_after: '2026-01-01T08:00:00+01:00', status: 'sold',
+        city: 'YAOUNDÉ',
+        neighborhood: 'Biyem-Assi',
+        type: 'villa',
+        purpose: 'sale',
+        min_price: '1000',
+        max_price: '2000',
+        min_surface: '50',
+        max_surface: '500',
+        min_bedrooms: '2',
+        min_bathrooms: '1',
+        listed_after: '2026-01-01',
+        updated_after: '2026-01-01T08:00:00+01:00',
+        status: 'sold',
       }),
       'l',
     );
@@ -31,8 +41,19 @@ describe('listingFilterSql', () => {
       'l.updated_at > $13',
     ]);
     expect(sql.params).toEqual([
-      'sold', 'yaounde', 'biyem assi', 'villa', 'sale', '1000', '2000', 50, 500, 2, 1,
-      new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T07:00:00Z'),
+      'sold',
+      'yaounde',
+      'biyem assi',
+      'villa',
+      'sale',
+      '1000',
+      '2000',
+      50,
+      500,
+      2,
+      1,
+      new Date('2026-01-01T00:00:00Z'),
+      new Date('2026-01-01T07:00:00Z'),
     ]);
     expect(sql.where()).toMatch(/^WHERE l\.status = \$1::"ListingStatus" AND l\.city_key = \$2 AND /);
   });
@@ -48,7 +69,12 @@ describe('listingFilterSql', () => {
     const sql = new SqlConditions();
     sql.param('already there');
     listingFilterSql({ city: 'douala', neighborhood: 'Deïdo', type: 'land', purpose: 'rent' }, 's', sql);
-    expect(sql.conditions).toEqual(['s.city_key = $2', 's.neighborhood_key = $3', 's.type = $4::"PropertyType"', 's.purpose = $5::"Purpose"']);
+    expect(sql.conditions).toEqual([
+      's.city_key = $2',
+      's.neighborhood_key = $3',
+      's.type = $4::"PropertyType"',
+      's.purpose = $5::"Purpose"',
+    ]);
     expect(sql.params).toEqual(['already there', 'douala', 'deido', 'land', 'rent']);
   });
 

@@ -35,10 +35,22 @@ describe('the quota month (UTC calendar month)', () => {
 });
 
 describe('limits in force', () => {
-  it('are the plan\'s unless the Enterprise contract sets its own', () => {
-    expect(effectiveLimits({ plan: 'starter', monthlyQuotaOverride: null, rateLimitOverride: null })).toEqual({ monthlyQuota: 10_000, ratePerMinute: 30, maxKeys: 1 });
-    expect(effectiveLimits({ plan: 'enterprise', monthlyQuotaOverride: null, rateLimitOverride: null })).toEqual({ monthlyQuota: null, ratePerMinute: null, maxKeys: null });
-    expect(effectiveLimits({ plan: 'enterprise', monthlyQuotaOverride: 2_000_000, rateLimitOverride: 1_200 })).toEqual({ monthlyQuota: 2_000_000, ratePerMinute: 1_200, maxKeys: null });
+  it("are the plan's unless the Enterprise contract sets its own", () => {
+    expect(effectiveLimits({ plan: 'starter', monthlyQuotaOverride: null, rateLimitOverride: null })).toEqual({
+      monthlyQuota: 10_000,
+      ratePerMinute: 30,
+      maxKeys: 1,
+    });
+    expect(effectiveLimits({ plan: 'enterprise', monthlyQuotaOverride: null, rateLimitOverride: null })).toEqual({
+      monthlyQuota: null,
+      ratePerMinute: null,
+      maxKeys: null,
+    });
+    expect(effectiveLimits({ plan: 'enterprise', monthlyQuotaOverride: 2_000_000, rateLimitOverride: 1_200 })).toEqual({
+      monthlyQuota: 2_000_000,
+      ratePerMinute: 1_200,
+      maxKeys: null,
+    });
   });
 });
 
@@ -46,7 +58,7 @@ describe('keys', () => {
   const now = new Date('2026-11-22T12:00:00Z');
   const active = { status: 'active' as const, emailVerified: true };
 
-  it('are valid until revoked, or until the end of a rotation\'s grace period', () => {
+  it("are valid until revoked, or until the end of a rotation's grace period", () => {
     expect(isKeyActive({ revokedAt: null, expiresAt: null }, now)).toBe(true);
     expect(isKeyActive({ revokedAt: null, expiresAt: new Date('2026-11-22T12:00:01Z') }, now)).toBe(true);
     expect(isKeyActive({ revokedAt: null, expiresAt: now }, now)).toBe(false);
@@ -66,7 +78,13 @@ describe('keys', () => {
 describe('the quota as shown (meta.quota)', () => {
   it('counts this call, never shows a negative remainder, and is null when unlimited', () => {
     const now = new Date('2026-11-22T12:00:00Z');
-    expect(quotaView('starter', 10_000, 1_234, now)).toEqual({ plan: 'starter', limit: 10_000, used: 1_234, remaining: 8_766, resets_at: '2026-12-01T00:00:00.000Z' });
+    expect(quotaView('starter', 10_000, 1_234, now)).toEqual({
+      plan: 'starter',
+      limit: 10_000,
+      used: 1_234,
+      remaining: 8_766,
+      resets_at: '2026-12-01T00:00:00.000Z',
+    });
     expect(quotaView('pro', 3, 5, now).remaining).toBe(0);
     expect(quotaView('enterprise', null, 99, now)).toMatchObject({ limit: null, remaining: null, used: 99 });
   });

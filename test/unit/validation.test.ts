@@ -12,7 +12,8 @@ describe('the search query', () => {
 
   it('takes whole numbers in digits only, within their ranges', () => {
     expect(ZListingsQuery.parse({ min_price: '100000', limit: '200' })).toMatchObject({ min_price: 100_000, limit: 200 });
-    for (const value of ['1e3', '0x10', '+5', '-1', '1.5', ' 7', '']) expect(ZListingsQuery.safeParse({ min_price: value }).success, value).toBe(false);
+    for (const value of ['1e3', '0x10', '+5', '-1', '1.5', ' 7', ''])
+      expect(ZListingsQuery.safeParse({ min_price: value }).success, value).toBe(false);
     expect(issues(ZListingsQuery.safeParse({ limit: '201' }))).toHaveLength(1);
     expect(issues(ZListingsQuery.safeParse({ limit: '0' }))).toHaveLength(1);
   });
@@ -20,7 +21,9 @@ describe('the search query', () => {
   it('refuses unknown parameters, unknown values and crossed ranges', () => {
     expect(issues(ZListingsQuery.safeParse({ citty: 'Douala' }))).toEqual(['unknown']);
     expect(issues(ZListingsQuery.safeParse({ type: 'castle' }))[0]).toMatch(/^type: must be one of: villa, house/);
-    expect(issues(ZListingsQuery.safeParse({ min_price: '10', max_price: '5' }))).toEqual(['min_price: min_price must not exceed max_price']);
+    expect(issues(ZListingsQuery.safeParse({ min_price: '10', max_price: '5' }))).toEqual([
+      'min_price: min_price must not exceed max_price',
+    ]);
   });
 
   it('takes real instants only', () => {
@@ -34,14 +37,17 @@ describe('the search query', () => {
 describe('the export query', () => {
   it('takes the search filters and `after`, never sort, limit or cursor', () => {
     expect(ZExportQuery.parse({ city: 'Douala', after: 'lst_aaaaaaaaaaaaaaaaaaaa' })).toMatchObject({ status: 'active', currency: 'XAF' });
-    for (const extra of [{ sort: 'price' }, { limit: '5' }, { cursor: 'x' }]) expect(issues(ZExportQuery.safeParse(extra))).toEqual(['unknown']);
+    for (const extra of [{ sort: 'price' }, { limit: '5' }, { cursor: 'x' }])
+      expect(issues(ZExportQuery.safeParse(extra))).toEqual(['unknown']);
     expect(ZExportQuery.safeParse({ after: 'lst_short' }).success).toBe(false);
   });
 });
 
 describe('the stats query', () => {
   it('takes a neighbourhood, a type, a purpose and a currency', () => {
-    expect(ZStatsQuery.parse({ city: 'Douala', neighborhood: 'Bonapriso', type: 'villa', purpose: 'sale', currency: 'EUR' })).toMatchObject({ currency: 'EUR' });
+    expect(ZStatsQuery.parse({ city: 'Douala', neighborhood: 'Bonapriso', type: 'villa', purpose: 'sale', currency: 'EUR' })).toMatchObject(
+      { currency: 'EUR' },
+    );
     expect(ZStatsQuery.safeParse({ currency: 'USD' }).success).toBe(false);
   });
 });

@@ -12,13 +12,7 @@ import type { ErrorCode, FieldError, Problem, ProblemMeta, Quota } from '../type
 
 /** Codes of the errors raised on this side of the wire (no HTTP answer to read one from). */
 export type ClientErrorCode =
-  | 'configuration_error'
-  | 'invalid_argument'
-  | 'connection_error'
-  | 'timeout'
-  | 'aborted'
-  | 'invalid_response'
-  | 'no_next_page';
+  'configuration_error' | 'invalid_argument' | 'connection_error' | 'timeout' | 'aborted' | 'invalid_response' | 'no_next_page';
 
 /** Base class of every error thrown by the client. */
 export class MboaError extends Error {

@@ -72,6 +72,10 @@ export class Listings {
     const given = paramsOrOptions ?? {};
     const optionsOnly = options === undefined && REQUEST_OPTION_KEYS.some((k) => k in given);
     const params = optionsOnly ? {} : (given as ListingGetParams);
-    return this.#http.get<ListingResponse>(`/listings/${encodeURIComponent(id)}`, params, optionsOnly ? (given as RequestOptions) : options);
+    return this.#http.get<ListingResponse>(
+      `/listings/${encodeURIComponent(id)}`,
+      params,
+      optionsOnly ? (given as RequestOptions) : options,
+    );
   }
 }

@@ -51,7 +51,11 @@ export class CursorCodec {
   }
 
   fingerprint(bound: Record<string, unknown>, secret = this.secrets[0]): string {
-    const canonical = JSON.stringify(Object.keys(bound).sort().map((k) => [k, bound[k] ?? null]));
+    const canonical = JSON.stringify(
+      Object.keys(bound)
+        .sort()
+        .map((k) => [k, bound[k] ?? null]),
+    );
     return createHmac('sha256', secret).update(canonical).digest('base64url').slice(0, 16);
   }
 

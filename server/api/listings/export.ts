@@ -90,7 +90,9 @@ export async function streamListings(
   let broken: Error | undefined;
   try {
     // CSV with a delimiter and a quote no JSON text holds: every field goes out as it is.
-    const copy = client.query(copyTo(`COPY (${inline(select, filters.params, client)}) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`));
+    const copy = client.query(
+      copyTo(`COPY (${inline(select, filters.params, client)}) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')`),
+    );
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
     const drained = drainWaiter(res);

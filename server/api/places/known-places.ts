@@ -70,21 +70,28 @@ export class KnownPlaces {
   private async neighbourhoodKnownIn(cityKey: string, key: string): Promise<boolean> {
     if (key === '') return false;
     if (CATALOG.get(cityKey)?.neighbourhoods.has(key)) return true;
-    const { rowCount } = await this.data.pool.query(`SELECT 1 FROM ${table(this.data, 'places')} WHERE city_key = $1 AND neighborhood_key = $2`, [cityKey, key]);
+    const { rowCount } = await this.data.pool.query(
+      `SELECT 1 FROM ${table(this.data, 'places')} WHERE city_key = $1 AND neighborhood_key = $2`,
+      [cityKey, key],
+    );
     return (rowCount ?? 0) > 0;
   }
 
   private async neighbourhoodKnownAnywhere(key: string): Promise<boolean> {
     if (key === '') return false;
     for (const city of CATALOG.values()) if (city.neighbourhoods.has(key)) return true;
-    const { rowCount } = await this.data.pool.query(`SELECT 1 FROM ${table(this.data, 'places')} WHERE neighborhood_key = $1 LIMIT 1`, [key]);
+    const { rowCount } = await this.data.pool.query(`SELECT 1 FROM ${table(this.data, 'places')} WHERE neighborhood_key = $1 LIMIT 1`, [
+      key,
+    ]);
     return (rowCount ?? 0) > 0;
   }
 
   /** Every known place: the catalog's, then the ones listings brought (error path only). */
   private async allPlaces(): Promise<Place[]> {
     const catalog = CITIES.flatMap((c) => c.neighbourhoods.map((n) => ({ city: c.name, neighborhood: n.name })));
-    const { rows } = await this.data.pool.query<Place>(`SELECT city, neighborhood FROM ${table(this.data, 'places')} ORDER BY city, neighborhood`);
+    const { rows } = await this.data.pool.query<Place>(
+      `SELECT city, neighborhood FROM ${table(this.data, 'places')} ORDER BY city, neighborhood`,
+    );
     const seen = new Set(catalog.map((p) => `${matchKey(p.city)}/${matchKey(p.neighborhood)}`));
     return [...catalog, ...rows.filter((p) => !seen.has(`${matchKey(p.city)}/${matchKey(p.neighborhood)}`))];
   }

@@ -17,7 +17,13 @@ const demo: Command = {
     const { pool, prisma } = await ctx.db();
     let seeded = 0;
     if (listings > 0) {
-      seeded = (await seedListings(pool, { listings, seed: seedNumber(values.seed) ?? 1, onProgress: (d, t) => ctx.progress(`seed: ${thousands(d)} / ${thousands(t)}`) })).rows;
+      seeded = (
+        await seedListings(pool, {
+          listings,
+          seed: seedNumber(values.seed) ?? 1,
+          onProgress: (d, t) => ctx.progress(`seed: ${thousands(d)} / ${thousands(t)}`),
+        })
+      ).rows;
       ctx.progress('');
     }
     const keys = await ensureDemoAccounts(prisma);

@@ -36,7 +36,9 @@ export const command: Command = {
       dryRun,
       onProgress: (p) => {
         const pct = p.totalBytes > 0 ? Math.floor((100 * p.bytes) / p.totalBytes) : 100;
-        ctx.progress(`import: ${thousands(p.rows)} rows (${pct}%), ${thousands(Math.round(p.rows / p.seconds))} rows/s, ${thousands(p.rejected)} rejected`);
+        ctx.progress(
+          `import: ${thousands(p.rows)} rows (${pct}%), ${thousands(Math.round(p.rows / p.seconds))} rows/s, ${thousands(p.rejected)} rejected`,
+        );
       },
     });
     ctx.progress('');
@@ -63,7 +65,9 @@ function human(r: ImportResult): string {
   lines.push(`  ${r.seconds} s, ${thousands(r.rows_per_second)} rows/s`);
   lines.push(`Report: ${r.report_path}`);
   if (r.rejected_sample.length > 0) {
-    lines.push(`Rejected rows${c.rejected > r.rejected_sample.length ? ` (first ${r.rejected_sample.length} of ${thousands(c.rejected)}, all in the report)` : ''}:`);
+    lines.push(
+      `Rejected rows${c.rejected > r.rejected_sample.length ? ` (first ${r.rejected_sample.length} of ${thousands(c.rejected)}, all in the report)` : ''}:`,
+    );
     for (const x of r.rejected_sample) lines.push(`  line ${x.line}${x.source_ref ? ` (${x.source_ref})` : ''}: ${x.reason}`);
   }
   return lines.join('\n');

@@ -5,7 +5,15 @@
 import { writeFileSync } from 'node:fs';
 import { isMonthKey } from '../../accounts/policy.js';
 import { renderInvoicePdf } from '../../billing/invoice-pdf.js';
-import { closeMonth, enforcePayments, invoiceByNumber, invoiceView, type InvoiceView, listInvoices, recordPayment } from '../../billing/invoices.js';
+import {
+  closeMonth,
+  enforcePayments,
+  invoiceByNumber,
+  invoiceView,
+  type InvoiceView,
+  listInvoices,
+  recordPayment,
+} from '../../billing/invoices.js';
 import { BillingNotices } from '../../billing/notices.js';
 import { parseOptions, required } from '../args.js';
 import { type Command, UsageError } from '../io.js';
@@ -29,7 +37,7 @@ const line = (i: InvoiceView) =>
 
 const close: Command = {
   name: 'invoices close',
-  usage: 'invoices close --month YYYY-MM   (issues the month\'s invoices and mails them; running it again issues nothing new)',
+  usage: "invoices close --month YYYY-MM   (issues the month's invoices and mails them; running it again issues nothing new)",
   async run(args, ctx) {
     const { values } = parseOptions(args, { month: { type: 'string' } });
     const month = monthOption(values.month, true)!;
@@ -60,7 +68,11 @@ const list: Command = {
       throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
     }
     const { prisma } = await ctx.db();
-    const invoices = await listInvoices(prisma, { month, email: values.email, status: values.status as (typeof STATUSES)[number] | undefined });
+    const invoices = await listInvoices(prisma, {
+      month,
+      email: values.email,
+      status: values.status as (typeof STATUSES)[number] | undefined,
+    });
     ctx.print({ invoices }, invoices.length ? invoices.map(line).join('\n') : 'no invoices');
   },
 };

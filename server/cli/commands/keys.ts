@@ -10,11 +10,17 @@ const create: Command = {
     const { values } = parseOptions(args, { email: { type: 'string' }, name: { type: 'string' }, test: { type: 'boolean' } });
     const { prisma, account } = await accountOption(ctx, values.email);
     const kind = values.test ? 'test' : 'live';
-    const result = await createKey(prisma, account.id, values.name ?? (kind === 'test' ? 'Test key' : 'API key'), new Date(), { by: 'operator', kind });
+    const result = await createKey(prisma, account.id, values.name ?? (kind === 'test' ? 'Test key' : 'API key'), new Date(), {
+      by: 'operator',
+      kind,
+    });
     const { mail, close } = operatorMail();
     await mail.keyCreated(account, result.keyInfo);
     close();
-    ctx.print({ key: result.key, key_info: result.keyInfo }, `${kind === 'test' ? 'Test key' : 'API key'} "${result.keyInfo.name}" (shown once, store it now): ${result.key}`);
+    ctx.print(
+      { key: result.key, key_info: result.keyInfo },
+      `${kind === 'test' ? 'Test key' : 'API key'} "${result.keyInfo.name}" (shown once, store it now): ${result.key}`,
+    );
   },
 };
 

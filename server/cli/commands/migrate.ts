@@ -29,7 +29,7 @@ const migrate: Command = {
     const applied = await applyMigrations(url);
     const sampleLoaded = await ensureSampleData(url);
     const lines = [applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'];
-    if (sampleLoaded) lines.push('test keys\' sample data loaded');
+    if (sampleLoaded) lines.push("test keys' sample data loaded");
     ctx.print({ applied, sample_loaded: sampleLoaded }, lines.join('\n'));
   },
 };

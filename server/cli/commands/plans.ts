@@ -61,7 +61,10 @@ const list: Command = {
     ctx.print(
       { plans },
       plans
-        .map((p) => `${p.label.padEnd(11)} ${n(p.priceXafPerMonth)} FCFA/month  ${n(p.monthlyQuota)} calls/month  ${n(p.ratePerMinute)}/min  ${n(p.maxKeys)} keys`)
+        .map(
+          (p) =>
+            `${p.label.padEnd(11)} ${n(p.priceXafPerMonth)} FCFA/month  ${n(p.monthlyQuota)} calls/month  ${n(p.ratePerMinute)}/min  ${n(p.maxKeys)} keys`,
+        )
         .join('\n'),
     );
   },

@@ -20,7 +20,14 @@ export const command: Command = {
     ctx.progress('');
     const skipped = listings - result.rows;
     ctx.print(
-      { source: DEFAULT_SOURCE, seed, requested: listings, inserted: result.rows, already_present: skipped, seconds: round(result.seconds) },
+      {
+        source: DEFAULT_SOURCE,
+        seed,
+        requested: listings,
+        inserted: result.rows,
+        already_present: skipped,
+        seconds: round(result.seconds),
+      },
       `Seeded ${thousands(result.rows)} listings (seed ${seed}${skipped > 0 ? `, ${thousands(skipped)} already present` : ''}) in ${round(result.seconds)} s; market figures rebuilt.`,
     );
   },

@@ -11,7 +11,10 @@ document.addEventListener('click', function (event) {
   var done = function () {
     button.textContent = button.getAttribute('data-copied');
     button.classList.add('is-done');
-    setTimeout(function () { button.textContent = label; button.classList.remove('is-done'); }, 2000);
+    setTimeout(function () {
+      button.textContent = label;
+      button.classList.remove('is-done');
+    }, 2000);
   };
   var select = function () {
     var range = document.createRange();
@@ -19,7 +22,11 @@ document.addEventListener('click', function (event) {
     var selection = window.getSelection();
     selection.removeAllRanges();
     selection.addRange(range);
-    try { if (document.execCommand('copy')) done(); } catch (e) { /* the text stays selected */ }
+    try {
+      if (document.execCommand('copy')) done();
+    } catch (e) {
+      /* the text stays selected */
+    }
   };
   if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, select);
   else select();
@@ -35,7 +42,9 @@ document.querySelectorAll('svg.chart').forEach(function (svg) {
   var show = function (event) {
     var day = event.target.closest('g.day');
     if (!day || !output) return;
-    svg.querySelectorAll('g.day.is-active').forEach(function (g) { g.classList.remove('is-active'); });
+    svg.querySelectorAll('g.day.is-active').forEach(function (g) {
+      g.classList.remove('is-active');
+    });
     day.classList.add('is-active');
     output.textContent = day.getAttribute('data-label');
   };

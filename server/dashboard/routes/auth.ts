@@ -1,7 +1,14 @@
 /** Sign-up, log-in, log-out. */
 import type { Router } from 'express';
 import { PLAN_NAMES, type PlanName } from '../../../contract/plans.js';
-import { hashPassword, needsRehash, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, verifyPassword } from '../../accounts/passwords.js';
+import {
+  hashPassword,
+  needsRehash,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  passwordProblem,
+  verifyPassword,
+} from '../../accounts/passwords.js';
 import { TOKEN_TTL_MS } from '../../accounts/email-tokens.js';
 import { isSelfServe } from '../../accounts/plan-rules.js';
 import { startVerification } from '../../accounts/verification.js';
@@ -94,7 +101,11 @@ export function authRoutes(router: Router, d: Dashboard): void {
       }
       // The key works once the address is confirmed: the link goes out now, off the answer's path.
       const link = await startVerification(d.prisma, created.account.id, d.now());
-      void d.mail.verifyEmail({ id: created.account.id, email, language: lang, companyName: form.company }, link, TOKEN_TTL_MS.verify_email / 3_600_000);
+      void d.mail.verifyEmail(
+        { id: created.account.id, email, language: lang, companyName: form.company },
+        link,
+        TOKEN_TTL_MS.verify_email / 3_600_000,
+      );
       const { token, ...session } = await startSession(d.prisma, created.account.id, d.now());
       setCookie(res, SESSION_COOKIE, token, { maxAge: SESSION_TTL_MS / 1000, secure: s.secure, path: cookiePath(req) });
       clearCookie(res, FORM_COOKIE, s.secure, cookiePath(req));

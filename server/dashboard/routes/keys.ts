@@ -25,12 +25,21 @@ export function keyRoutes(router: Router, d: Dashboard): void {
     req: Request,
     res: Response,
     status: number,
-    o: { name?: string; kind?: 'live' | 'test'; errors?: { name?: string; form?: string }; reveal?: { key: string; title: string; extra?: HtmlValue } } = {},
+    o: {
+      name?: string;
+      kind?: 'live' | 'test';
+      errors?: { name?: string; form?: string };
+      reveal?: { key: string; title: string; extra?: HtmlValue };
+    } = {},
   ) => {
     const account = state(res).session!.account;
     const keys = await listKeys(d.prisma, account.id, d.now());
     if (o.reveal) res.setHeader('Cache-Control', 'no-store');
-    send(res, status, keysPage(view(d, req, res), { keys, plan: account.plan, name: o.name ?? '', kind: o.kind, errors: o.errors, reveal: o.reveal }));
+    send(
+      res,
+      status,
+      keysPage(view(d, req, res), { keys, plan: account.plan, name: o.name ?? '', kind: o.kind, errors: o.errors, reveal: o.reveal }),
+    );
   };
 
   /** The customer's words for a refusal from the account rules. */
@@ -48,12 +57,16 @@ export function keyRoutes(router: Router, d: Dashboard): void {
         date: formatDayTime(lang, new Date(first.expires_at!)),
       });
     }
-    if (err.code === 'key_limit_reached' && details.kind === 'test') return t(lang, 'error.key.testLimit', { max: Number(details.maxKeys) });
+    if (err.code === 'key_limit_reached' && details.kind === 'test')
+      return t(lang, 'error.key.testLimit', { max: Number(details.maxKeys) });
     if (err.code === 'key_limit_reached') {
       return t(lang, 'error.key.limit', { plan: label, max: Number(details.maxKeys), active: Number(details.active) });
     }
     if (err.code === 'already_rotating') {
-      return t(lang, 'error.rotate.already', { prefix: String(details.prefix), date: formatDayTime(lang, new Date(String(details.expiresAt))) });
+      return t(lang, 'error.rotate.already', {
+        prefix: String(details.prefix),
+        date: formatDayTime(lang, new Date(String(details.expiresAt))),
+      });
     }
     if (err.code === 'key_not_found' || err.code === 'ambiguous_prefix') return t(lang, 'error.key.notFound');
     return t(lang, 'error.key.name');
@@ -75,7 +88,8 @@ export function keyRoutes(router: Router, d: Dashboard): void {
       const account = state(res).session!.account;
       const name = fieldOf(req, 'name').replace(CONTROL, ' ').trim();
       const kind = fieldOf(req, 'kind') === 'test' ? 'test' : 'live';
-      if (!name || [...name].length > 80) return render(req, res, 422, { name: name.slice(0, 200), kind, errors: { name: t(lang, 'error.key.name') } });
+      if (!name || [...name].length > 80)
+        return render(req, res, 422, { name: name.slice(0, 200), kind, errors: { name: t(lang, 'error.key.name') } });
       try {
         const created = await createKey(d.prisma, account.id, name, d.now(), { by: 'customer', kind });
         d.deps.logger.info({ account_id: account.id, key_id: created.keyInfo.id, kind }, 'dashboard: key created');
@@ -122,13 +136,20 @@ export function keyRoutes(router: Router, d: Dashboard): void {
       if (!KEY_ID.test(id)) return render(req, res, 404, { errors: { form: t(lang, 'error.key.notFound') } });
       try {
         const rotation = await rotateKey(d.prisma, account.id, id, d.now(), { by: 'customer' });
-        d.deps.logger.info({ account_id: account.id, key_id: rotation.keyInfo.id, previous: rotation.previous.id }, 'dashboard: key rotated');
+        d.deps.logger.info(
+          { account_id: account.id, key_id: rotation.keyInfo.id, previous: rotation.previous.id },
+          'dashboard: key rotated',
+        );
         void d.mail.keyRotated(account, rotation);
-        const extra = html`<p class="notice notice-info">${t(lang, 'keys.rotated.old', {
-          prefix: rotation.previous.prefix,
-          date: formatDayTime(lang, new Date(rotation.previous.expires_at!)),
-        })}</p>`;
-        await render(req, res, 201, { reveal: { key: rotation.key, title: t(lang, 'keys.rotated', { name: rotation.keyInfo.name }), extra } });
+        const extra = html`<p class="notice notice-info">
+          ${t(lang, 'keys.rotated.old', {
+            prefix: rotation.previous.prefix,
+            date: formatDayTime(lang, new Date(rotation.previous.expires_at!)),
+          })}
+        </p>`;
+        await render(req, res, 201, {
+          reveal: { key: rotation.key, title: t(lang, 'keys.rotated', { name: rotation.keyInfo.name }), extra },
+        });
       } catch (err) {
         if (err instanceof AccountRuleError) {
           return render(req, res, err.status, { errors: { form: explain(res, err) } });

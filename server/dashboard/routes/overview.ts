@@ -50,7 +50,10 @@ export function overviewRoutes(router: Router, d: Dashboard): void {
           status = 400;
           s.notices.push({
             kind: 'error',
-            text: t(s.lang, 'error.month', { from: `${first} (${formatMonth(s.lang, first)})`, to: `${current} (${formatMonth(s.lang, current)})` }),
+            text: t(s.lang, 'error.month', {
+              from: `${first} (${formatMonth(s.lang, first)})`,
+              to: `${current} (${formatMonth(s.lang, current)})`,
+            }),
           });
         }
       }
@@ -71,7 +74,10 @@ export function overviewRoutes(router: Router, d: Dashboard): void {
     handler(async (req, res) => {
       const account = state(res).session!.account;
       const now = d.now();
-      const [statements, invoices] = await Promise.all([accountStatements(d.prisma, account.id, now), listInvoices(d.prisma, { accountId: account.id }, now)]);
+      const [statements, invoices] = await Promise.all([
+        accountStatements(d.prisma, account.id, now),
+        listInvoices(d.prisma, { accountId: account.id }, now),
+      ]);
       res.setHeader('Cache-Control', 'no-store');
       send(res, 200, billingPage(view(d, req, res), { statements, invoices, now }));
     }),

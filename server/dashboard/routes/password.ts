@@ -60,7 +60,9 @@ export function passwordRoutes(router: Router, d: Dashboard): void {
         void issueResetLink(d.prisma, account.id, now)
           .then((token) => d.mail.passwordReset(account, token, TOKEN_TTL_MS.reset_password / 60_000))
           .then(() => d.deps.logger.info({ account_id: account.id }, 'dashboard: password reset link sent'))
-          .catch((err: Error) => d.deps.logger.error({ account_id: account.id, err: err.message }, 'dashboard: password reset link not made'));
+          .catch((err: Error) =>
+            d.deps.logger.error({ account_id: account.id, err: err.message }, 'dashboard: password reset link not made'),
+          );
       }
       send(res, 200, forgotPage(view(d, req, res), { email: '', token: tokenFor(req, res), sentTo: email }));
     }),

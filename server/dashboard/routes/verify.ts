@@ -19,9 +19,14 @@ export function verifyRoutes(router: Router, d: Dashboard): void {
       if (result.state === 'confirmed' || result.state === 'already') {
         if (result.state === 'confirmed') d.deps.logger.info({ account_id: result.accountId }, 'dashboard: e-mail confirmed');
         // The session loaded before the link was used still says "not confirmed".
-        if (v.account && v.account.id === result.accountId && !v.account.emailVerifiedAt) v.account = { ...v.account, emailVerifiedAt: d.now() };
+        if (v.account && v.account.id === result.accountId && !v.account.emailVerifiedAt)
+          v.account = { ...v.account, emailVerifiedAt: d.now() };
         const text = t(v.lang, result.state === 'confirmed' ? 'verify.done.text' : 'verify.already.text');
-        return send(res, 200, linkPage(v, { title: t(v.lang, 'verify.done.title'), text, next: v.account ? 'home' : 'login', testid: 'verified' }));
+        return send(
+          res,
+          200,
+          linkPage(v, { title: t(v.lang, 'verify.done.title'), text, next: v.account ? 'home' : 'login', testid: 'verified' }),
+        );
       }
       const expired = result.state === 'expired';
       send(
