@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 interface ParserError extends Error {
   code?: string;
   bytesParsed?: number;
+  rawPacket?: Buffer;
 }
 
 const URL_HINT =
@@ -50,6 +51,8 @@ export function clientErrorHandler(logger: Logger) {
     const { status, title } = ERROR_CODES[code];
     logger.warn({ request_id: requestId, status, code, parser: err.code, bytes: err.bytesParsed, remote: socket.remoteAddress }, 'request refused by the HTTP parser');
     const body = JSON.stringify({ type: `${ERROR_TYPE_BASE}${code}`, title, status, detail, code, meta: { request_id: requestId } });
+    // An answer to HEAD has no body (a client would read it as the start of a next answer).
+    const head = err.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
     socket.end(
       [
         `HTTP/1.1 ${status} ${title}`,
@@ -59,7 +62,7 @@ export function clientErrorHandler(logger: Logger) {
         'Cache-Control: no-store',
         'Connection: close',
         '',
-        body,
+        head ? '' : body,
       ].join('\r\n'),
     );
   };

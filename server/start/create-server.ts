@@ -223,6 +223,10 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     if (!api(req, res)) app(req, res);
   });
   http.on('clientError', clientErrorHandler(logger));
+  // An `Expect` other than 100-continue is ignored (RFC 9110 allows it), not met with Node's bare 417.
+  http.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => http.emit('request', req, res));
+  // CONNECT (this is no proxy) gets a problem answer too, not Node's silent close.
+  http.on('connect', (_req: IncomingMessage, socket: Socket) => clientErrorHandler(logger)(Object.assign(new Error('CONNECT'), { code: 'CONNECT' }), socket));
   // Longer than the usual load balancer's idle timeout (60 s), so it closes first.
   http.keepAliveTimeout = 65_000;
   http.headersTimeout = 66_000;
