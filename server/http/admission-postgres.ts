@@ -24,6 +24,8 @@ export interface PgAdmitInput {
 
 const ADMIT_SQL = 'SELECT status, rate_calls, used, pending FROM mboa_admit($1, $2::date, $3, $4, $5, $6, make_interval(secs => $7), $8, $9)';
 const COMMIT_SQL = 'SELECT mboa_commit($1, $2, $3::date, $4::date, $5, $6) AS used';
+/** The same, again after a failure: only while the call's slot is there (the first try may have been written). */
+const COMMIT_HELD_SQL = 'SELECT mboa_commit($1, $2, $3::date, $4::date, $5, $6) AS used FROM quota_holds WHERE id = $1';
 
 export class PostgresAdmissionStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -44,9 +46,11 @@ export class PostgresAdmissionStore {
     return { code: r.status as AdmitCode, rateCount: r.rate_calls, used: r.used ?? -1, pending: r.pending };
   }
 
-  async commit(input: { accountId: string; month: string; day: string; endpoint: string; keyId: string; holdId: string | null }): Promise<number> {
-    const { rows } = await this.pool.query<{ used: number }>(COMMIT_SQL, [input.holdId, input.accountId, input.month, input.day, input.endpoint, input.keyId]);
-    return rows[0].used;
+  /** Counts a call; `retry` after a failed try: then null when its slot is gone (it was counted). */
+  async commit(input: { accountId: string; month: string; day: string; endpoint: string; keyId: string; holdId: string | null }, retry = false): Promise<number | null> {
+    const sql = retry && input.holdId !== null ? COMMIT_HELD_SQL : COMMIT_SQL;
+    const { rows } = await this.pool.query<{ used: number }>(sql, [input.holdId, input.accountId, input.month, input.day, input.endpoint, input.keyId]);
+    return rows[0]?.used ?? null;
   }
 
   async release(holdId: string): Promise<void> {

@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { isoDay, monthStart } from '../accounts/policy.js';
+import { isDatabaseUnavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { BackgroundWork } from '../start/drain.js';
 import { PostgresAdmissionStore } from './admission-postgres.js';
@@ -80,6 +81,8 @@ export interface AdmissionOptions {
 }
 
 const REDIS_RETRY_MS = 1_000;
+/** How long the count of an answered call is tried again while PostgreSQL is unreachable. */
+const COUNT_RETRY_MS = 30_000;
 
 export class Admission {
   private readonly postgres: PostgresAdmissionStore;
@@ -274,10 +277,10 @@ export class Admission {
 
   private async commit(t: Ticket): Promise<void> {
     const used = await this.count(t);
-    this.options.onCounted?.(t.accountId, t.month, used, t.limit);
+    if (used !== null) this.options.onCounted?.(t.accountId, t.month, used, t.limit);
   }
 
-  private async count(t: Ticket): Promise<number> {
+  private async count(t: Ticket): Promise<number | null> {
     if (t.store === 'redis' && this.redisUsable()) {
       try {
         return await this.redisStore!.commit({ accountId: t.accountId, month: t.month, holdId: t.holdId, breakdown: breakdownField(t.accountId, t.day, t.endpoint, t.keyId) });
@@ -286,12 +289,31 @@ export class Admission {
       }
     }
     // In PostgreSQL; a slot held in Redis then expires by itself.
-    const used = await this.postgres.commit({ accountId: t.accountId, month: t.month, day: t.day, endpoint: t.endpoint, keyId: t.keyId, holdId: t.store === 'postgres' ? t.holdId : null });
+    const used = await this.countInPostgres(t);
     // Redis may be back and counting this account already: it must not know less.
     if (this.redisStore && this.redisUsable()) {
       await this.redisStore.mirror(t.accountId, t.month).catch((err: Error) => this.redisFailed(err));
     }
     return used;
+  }
+
+  /**
+   * The call was answered: while PostgreSQL is unreachable its count is tried again (for
+   * up to COUNT_RETRY_MS), not dropped. A retry of a call holding a slot counts only while
+   * the slot is still there, since the first try may have been written before its reply
+   * was lost; null then means already counted.
+   */
+  private async countInPostgres(t: Ticket): Promise<number | null> {
+    const input = { accountId: t.accountId, month: t.month, day: t.day, endpoint: t.endpoint, keyId: t.keyId, holdId: t.store === 'postgres' ? t.holdId : null };
+    const giveUpAt = Date.now() + COUNT_RETRY_MS;
+    for (let retry = false, delay = 100; ; retry = true, delay = Math.min(delay * 2, 2_000)) {
+      try {
+        return await this.postgres.commit(input, retry);
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || Date.now() + delay > giveUpAt) throw err;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   private async release(t: Ticket): Promise<void> {
