@@ -66,6 +66,21 @@ export class PostgresAdmissionStore {
     return rows[0];
   }
 
+  /** Calls in a per-minute window. */
+  async rateCalls(accountId: string, windowStart: Date): Promise<number> {
+    const { rows } = await this.pool.query<{ calls: number }>('SELECT calls FROM rate_windows WHERE account_id = $1 AND window_start = $2', [accountId, windowStart]);
+    return rows[0]?.calls ?? 0;
+  }
+
+  /** Raises a per-minute window to at least `calls` (the count Redis had when it was lost). */
+  async raiseRate(accountId: string, windowStart: Date, calls: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO rate_windows AS w (account_id, window_start, calls) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id, window_start) DO UPDATE SET calls = greatest(w.calls, EXCLUDED.calls)`,
+      [accountId, windowStart, calls],
+    );
+  }
+
   async used(accountId: string, month: string): Promise<number> {
     const { rows } = await this.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1 AND month = $2::date', [accountId, month]);
     return rows[0]?.used ?? 0;

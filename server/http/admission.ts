@@ -81,6 +81,11 @@ export interface AdmissionOptions {
 }
 
 const REDIS_RETRY_MS = 1_000;
+
+/** Whose per-minute window: an account's live calls or its test keys'. */
+const rateKey = (caller: AdmissionCaller) => `${caller.accountId}:${caller.rateScope ?? 'live'}`;
+/** The row of rate_windows that holds it (test keys count under an account id of their own there). */
+const postgresRateAccount = (caller: AdmissionCaller) => (caller.rateScope === 'test' ? `${caller.accountId}#test` : caller.accountId);
 /** How long the count of an answered call is tried again while PostgreSQL is unreachable. */
 const COUNT_RETRY_MS = 30_000;
 
@@ -98,6 +103,10 @@ export class Admission {
   private outageSeen = false;
   /** Accounts whose Redis count was raised to PostgreSQL's since Redis last came back. */
   private reconciled = new Set<string>();
+  /** The same for per-minute windows (by `rateKey`). */
+  private rateReconciled = new Set<string>();
+  /** The per-minute count Redis last gave this instance, per account and scope: where PostgreSQL's window starts if Redis is lost mid-minute. */
+  private readonly rateSeen = new Map<string, { window: number; calls: number }>();
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: AdmissionOptions) {
@@ -118,6 +127,7 @@ export class Admission {
     const flush = setInterval(() => void this.flushNow(), every);
     const sweep = setInterval(() => {
       this.postgres.sweep(new Date()).catch((err: Error) => this.options.logger.warn({ err: err.message }, 'admission sweep failed'));
+      for (const [key, seen] of this.rateSeen) if (seen.window < Date.now() - 2 * WINDOW_MS) this.rateSeen.delete(key);
     }, 60_000);
     flush.unref();
     sweep.unref();
@@ -218,6 +228,7 @@ export class Admission {
       }
     }
     const windowStart = new Date(now.getTime() - (now.getTime() % WINDOW_MS));
+    await this.carryRateToPostgres(caller, windowStart);
     if (caller.rateScope === 'test') {
       // Test keys: their own per-minute window (under a key of its own), nothing counted;
       // the quota shown is the account's, as it stands.
@@ -264,6 +275,11 @@ export class Admission {
       holdTtlMs: this.holdTtlMs,
     };
     // Back from an outage: PostgreSQL counted calls meanwhile; Redis must not know less.
+    if (this.outageSeen && caller.ratePerMinute !== null && !this.rateReconciled.has(rateKey(caller))) {
+      const windowStart = new Date(now.getTime() - (now.getTime() % WINDOW_MS));
+      await this.redisStore!.raiseRate(caller.accountId, input.rateScope, now.getTime(), await this.postgres.rateCalls(postgresRateAccount(caller), windowStart));
+      this.rateReconciled.add(rateKey(caller));
+    }
     const reconcile = this.outageSeen && !this.reconciled.has(caller.accountId);
     let r = await this.redisStore!.admit(
       reconcile ? { ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'max' } } : input,
@@ -272,7 +288,20 @@ export class Admission {
     if (r.code === AdmitCode.NeedSeed) {
       r = await this.redisStore!.admit({ ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'missing' } });
     }
+    if (caller.ratePerMinute !== null) this.rateSeen.set(rateKey(caller), { window: now.getTime() - (now.getTime() % WINDOW_MS), calls: r.rateCount });
     return r;
+  }
+
+  /**
+   * Redis lost mid-minute: PostgreSQL's window for the account starts from the count Redis
+   * last gave this instance (every instance carries its own; the highest wins), not from zero.
+   */
+  private async carryRateToPostgres(caller: AdmissionCaller, windowStart: Date): Promise<void> {
+    const key = rateKey(caller);
+    const seen = this.rateSeen.get(key);
+    if (!seen) return;
+    if (caller.ratePerMinute !== null && seen.window === windowStart.getTime()) await this.postgres.raiseRate(postgresRateAccount(caller), windowStart, seen.calls);
+    this.rateSeen.delete(key);
   }
 
   private async commit(t: Ticket): Promise<void> {
@@ -330,6 +359,7 @@ export class Admission {
       this.redisState = 'down';
       this.outageSeen = true;
       this.reconciled = new Set();
+      this.rateReconciled = new Set();
       this.options.logger.error('redis unreachable: rate limits and quota counted in PostgreSQL until it is back');
     } else if (usable && this.redisState === 'down') {
       this.redisState = 'up';

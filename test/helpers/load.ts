@@ -52,7 +52,7 @@ export function startLoad(base: string, key: string, paths: string[], callers = 
 }
 
 /** Answers with a 2xx status received whole. */
-export const answered2xx = (exchanges: Exchange[]) =>
+export const answered2xx = <T extends Exchange>(exchanges: T[]): T[] =>
   exchanges.filter((e) => e.result.ok && e.result.answer.status >= 200 && e.result.answer.status < 300);
 
 export function statusTally(exchanges: Exchange[]): string {
