@@ -185,3 +185,21 @@ export function sendRaw(base: string, bytes: Buffer, timeoutMs = 10_000): Promis
     });
   });
 }
+
+/** Every whole answer in raw bytes of one connection, in order (pipelined requests; Content-Length framing). */
+export function parseRawAnswers(bytes: Buffer): WireAnswer[] {
+  const answers: WireAnswer[] = [];
+  let rest = bytes;
+  for (;;) {
+    const headEnd = rest.indexOf('\r\n\r\n');
+    if (headEnd < 0) return answers;
+    const length = /\r\ncontent-length: *(\d+)/i.exec(rest.subarray(0, headEnd).toString('latin1'));
+    if (!length) return answers;
+    const end = headEnd + 4 + Number(length[1]);
+    if (rest.length < end) return answers;
+    const answer = parseRawAnswer(rest.subarray(0, end));
+    if (!answer) return answers;
+    answers.push(answer);
+    rest = rest.subarray(end);
+  }
+}
