@@ -12,6 +12,7 @@ import type { Logger } from '../platform/logger.js';
 interface ParserError extends Error {
   code?: string;
   bytesParsed?: number;
+  rawPacket?: Buffer;
 }
 
 const URL_HINT =
@@ -24,17 +25,26 @@ function problemFor(err: ParserError): { code: ErrorCode; detail: string } {
     case 'HPE_INVALID_URL':
       return { code: 'malformed_request', detail: URL_HINT };
     case 'HPE_HEADER_OVERFLOW':
-      return { code: 'headers_too_large', detail: 'The request line and headers exceed the server limit (16 KB). Send shorter headers or a shorter URL.' };
+      return {
+        code: 'headers_too_large',
+        detail: 'The request line and headers exceed the server limit (16 KB). Send shorter headers or a shorter URL.',
+      };
     case 'HPE_INVALID_HEADER_TOKEN':
     case 'HPE_INVALID_HEADER_VALUE':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
     case 'HPE_INVALID_CONTENT_LENGTH':
     case 'HPE_INVALID_TRANSFER_ENCODING':
-      return { code: 'malformed_request', detail: 'A request header is malformed: names are letters, digits and dashes; values hold no control characters.' };
+      return {
+        code: 'malformed_request',
+        detail: 'A request header is malformed: names are letters, digits and dashes; values hold no control characters.',
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { code: 'request_timeout', detail: 'The request was not received in time. Retry.' };
     default:
-      return { code: 'malformed_request', detail: 'The request is not valid HTTP/1.1: it must start with a line such as `GET /api/v1/ping HTTP/1.1`.' };
+      return {
+        code: 'malformed_request',
+        detail: 'The request is not valid HTTP/1.1: it must start with a line such as `GET /api/v1/ping HTTP/1.1`.',
+      };
   }
 }
 
@@ -48,8 +58,13 @@ export function clientErrorHandler(logger: Logger) {
     const requestId = randomId('req');
     const { code, detail } = problemFor(err);
     const { status, title } = ERROR_CODES[code];
-    logger.warn({ request_id: requestId, status, code, parser: err.code, bytes: err.bytesParsed, remote: socket.remoteAddress }, 'request refused by the HTTP parser');
+    logger.warn(
+      { request_id: requestId, status, code, parser: err.code, bytes: err.bytesParsed, remote: socket.remoteAddress },
+      'request refused by the HTTP parser',
+    );
     const body = JSON.stringify({ type: `${ERROR_TYPE_BASE}${code}`, title, status, detail, code, meta: { request_id: requestId } });
+    // An answer to HEAD has no body (a client would read it as the start of a next answer).
+    const head = err.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
     socket.end(
       [
         `HTTP/1.1 ${status} ${title}`,
@@ -59,7 +74,7 @@ export function clientErrorHandler(logger: Logger) {
         'Cache-Control: no-store',
         'Connection: close',
         '',
-        body,
+        head ? '' : body,
       ].join('\r\n'),
     );
   };

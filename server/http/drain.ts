@@ -7,6 +7,7 @@
  * the grace period is never charged: its reservation is given back before the pool closes.
  */
 import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 export class Drain {
   private draining = false;
@@ -28,13 +29,19 @@ export class Drain {
       return false;
     }
     this.active.add(res);
-    res.once('close', () => {
-      this.active.delete(res);
+    // An answer queued behind another on its connection (pipelining) never closes if the
+    // connection closes first (a `Connection: close` answer before it): its socket's close ends it.
+    const socket: Socket | undefined = res.req?.socket;
+    const leave = () => {
+      socket?.off('close', leave);
+      if (!this.active.delete(res)) return;
       if (!this.draining) return;
       // Its connection is idle now: close it rather than wait for the client's next request.
       setImmediate(() => this.server?.closeIdleConnections());
       if (this.active.size === 0) this.idle?.();
-    });
+    };
+    res.once('close', leave);
+    socket?.once('close', leave);
     return true;
   }
 

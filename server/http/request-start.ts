@@ -47,7 +47,10 @@ export function startRequest<C extends StartedRequest>(
     done = true;
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     deps.metrics.record(o.routeOf(), req.method ?? 'GET', res.statusCode, seconds);
-    deps.logger.info({ request_id: id, method: req.method, path: o.path, status: res.statusCode, ms: seconds * 1000, account: ctx.caller?.accountId }, 'request');
+    deps.logger.info(
+      { request_id: id, method: req.method, path: o.path, status: res.statusCode, ms: seconds * 1000, account: ctx.caller?.accountId },
+      'request',
+    );
   };
   res.on('finish', end);
   res.on('close', end);

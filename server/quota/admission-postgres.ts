@@ -22,8 +22,11 @@ export interface PgAdmitInput {
   windowStart: Date;
 }
 
-const ADMIT_SQL = 'SELECT status, rate_calls, used, pending FROM mboa_admit($1, $2::date, $3, $4, $5, $6, make_interval(secs => $7), $8, $9)';
+const ADMIT_SQL =
+  'SELECT status, rate_calls, used, pending FROM mboa_admit($1, $2::date, $3, $4, $5, $6, make_interval(secs => $7), $8, $9)';
 const COMMIT_SQL = 'SELECT mboa_commit($1, $2, $3::date, $4::date, $5, $6) AS used';
+/** The same, again after a failure: only while the call's slot is there (the first try may have been written). */
+const COMMIT_HELD_SQL = 'SELECT mboa_commit($1, $2, $3::date, $4::date, $5, $6) AS used FROM quota_holds WHERE id = $1';
 
 export class PostgresAdmissionStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -44,9 +47,21 @@ export class PostgresAdmissionStore {
     return { code: r.status as AdmitCode, rateCount: r.rate_calls, used: r.used ?? -1, pending: r.pending };
   }
 
-  async commit(input: { accountId: string; month: string; day: string; endpoint: string; keyId: string; holdId: string | null }): Promise<number> {
-    const { rows } = await this.pool.query<{ used: number }>(COMMIT_SQL, [input.holdId, input.accountId, input.month, input.day, input.endpoint, input.keyId]);
-    return rows[0].used;
+  /** Counts a call; `retry` after a failed try: then null when its slot is gone (it was counted). */
+  async commit(
+    input: { accountId: string; month: string; day: string; endpoint: string; keyId: string; holdId: string | null },
+    retry = false,
+  ): Promise<number | null> {
+    const sql = retry && input.holdId !== null ? COMMIT_HELD_SQL : COMMIT_SQL;
+    const { rows } = await this.pool.query<{ used: number }>(sql, [
+      input.holdId,
+      input.accountId,
+      input.month,
+      input.day,
+      input.endpoint,
+      input.keyId,
+    ]);
+    return rows[0]?.used ?? null;
   }
 
   async release(holdId: string): Promise<void> {
@@ -62,8 +77,29 @@ export class PostgresAdmissionStore {
     return rows[0];
   }
 
+  /** Calls in a per-minute window. */
+  async rateCalls(accountId: string, windowStart: Date): Promise<number> {
+    const { rows } = await this.pool.query<{ calls: number }>(
+      'SELECT calls FROM rate_windows WHERE account_id = $1 AND window_start = $2',
+      [accountId, windowStart],
+    );
+    return rows[0]?.calls ?? 0;
+  }
+
+  /** Raises a per-minute window to at least `calls` (the count Redis had when it was lost). */
+  async raiseRate(accountId: string, windowStart: Date, calls: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO rate_windows AS w (account_id, window_start, calls) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id, window_start) DO UPDATE SET calls = greatest(w.calls, EXCLUDED.calls)`,
+      [accountId, windowStart, calls],
+    );
+  }
+
   async used(accountId: string, month: string): Promise<number> {
-    const { rows } = await this.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1 AND month = $2::date', [accountId, month]);
+    const { rows } = await this.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1 AND month = $2::date', [
+      accountId,
+      month,
+    ]);
     return rows[0]?.used ?? 0;
   }
 

@@ -75,6 +75,13 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCR', KEYS[1]) en
 return -1
 `;
 
+/** Raises a per-minute window to at least ARGV[1] calls (PostgreSQL's count, when Redis comes back mid-minute). */
+const RAISE = `
+local calls = tonumber(redis.call('GET', KEYS[1]) or '0')
+if calls < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
+return calls
+`;
+
 const COMMIT = `
 if ARGV[1] ~= '' then redis.call('ZREM', KEYS[2], ARGV[1]) end
 local used = redis.call('INCR', KEYS[1])
@@ -87,6 +94,7 @@ type AdmissionRedis = Redis & {
   mboaAdmit(...args: Array<string | number>): Promise<[number, number, number, number]>;
   mboaCommit(...args: Array<string | number>): Promise<number>;
   mboaMirror(key: string): Promise<number>;
+  mboaRaise(key: string, calls: number, ttlMs: number): Promise<number>;
 };
 
 export interface RedisAdmitInput {
@@ -127,6 +135,7 @@ export class RedisAdmissionStore {
       redis.defineCommand('mboaAdmit', { numberOfKeys: 3, lua: ADMIT });
       redis.defineCommand('mboaCommit', { numberOfKeys: 3, lua: COMMIT });
       redis.defineCommand('mboaMirror', { numberOfKeys: 1, lua: MIRROR });
+      redis.defineCommand('mboaRaise', { numberOfKeys: 1, lua: RAISE });
     }
     this.redis = redis as AdmissionRedis;
   }
@@ -194,10 +203,18 @@ export class RedisAdmissionStore {
     await this.redis.mboaMirror(this.keys(accountId, month, 0)[0]);
   }
 
+  /** Raises this minute's window of an account (and scope) to at least `calls`. */
+  async raiseRate(accountId: string, rateScope: 'live' | 'test', nowMs: number, calls: number): Promise<void> {
+    if (calls > 0) await this.redis.mboaRaise(this.keys(accountId, '', nowMs, rateScope)[2], calls, WINDOW_MS + 1_000);
+  }
+
   /** The month's count and slots held now, or null when Redis does not know the month. */
   async peek(accountId: string, month: string, nowMs: number): Promise<{ used: number; pending: number } | null> {
     const [usedKey, holds] = this.keys(accountId, month, 0);
-    const [[, used], [, pending]] = (await this.redis.multi().get(usedKey).zcount(holds, nowMs, '+inf').exec()) as [[null, string | null], [null, number]];
+    const [[, used], [, pending]] = (await this.redis.multi().get(usedKey).zcount(holds, nowMs, '+inf').exec()) as [
+      [null, string | null],
+      [null, number],
+    ];
     return used === null ? null : { used: Number(used), pending };
   }
 

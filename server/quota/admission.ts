@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { isoDay, monthStart } from '../accounts/policy.js';
+import { isDatabaseUnavailable } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { BackgroundWork } from '../platform/background-work.js';
 import { PostgresAdmissionStore } from './admission-postgres.js';
@@ -81,6 +82,13 @@ export interface AdmissionOptions {
 
 const REDIS_RETRY_MS = 1_000;
 
+/** Whose per-minute window: an account's live calls or its test keys'. */
+const rateKey = (caller: AdmissionCaller) => `${caller.accountId}:${caller.rateScope ?? 'live'}`;
+/** The row of rate_windows that holds it (test keys count under an account id of their own there). */
+const postgresRateAccount = (caller: AdmissionCaller) => (caller.rateScope === 'test' ? `${caller.accountId}#test` : caller.accountId);
+/** How long the count of an answered call is tried again while PostgreSQL is unreachable. */
+const COUNT_RETRY_MS = 30_000;
+
 export class Admission {
   private readonly postgres: PostgresAdmissionStore;
   private readonly redisStore: RedisAdmissionStore | null;
@@ -95,6 +103,10 @@ export class Admission {
   private outageSeen = false;
   /** Accounts whose Redis count was raised to PostgreSQL's since Redis last came back. */
   private reconciled = new Set<string>();
+  /** The same for per-minute windows (by `rateKey`). */
+  private rateReconciled = new Set<string>();
+  /** The per-minute count Redis last gave this instance, per account and scope: where PostgreSQL's window starts if Redis is lost mid-minute. */
+  private readonly rateSeen = new Map<string, { window: number; calls: number }>();
   private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: AdmissionOptions) {
@@ -115,6 +127,7 @@ export class Admission {
     const flush = setInterval(() => void this.flushNow(), every);
     const sweep = setInterval(() => {
       this.postgres.sweep(new Date()).catch((err: Error) => this.options.logger.warn({ err: err.message }, 'admission sweep failed'));
+      for (const [key, seen] of this.rateSeen) if (seen.window < Date.now() - 2 * WINDOW_MS) this.rateSeen.delete(key);
     }, 60_000);
     flush.unref();
     sweep.unref();
@@ -130,7 +143,9 @@ export class Admission {
 
   async flushNow(): Promise<void> {
     if (!this.flusher || !this.redisUsable()) return;
-    await this.flusher.flush().catch((err: Error) => this.options.logger.warn({ err: err.message }, 'usage flush failed: retried next second'));
+    await this.flusher
+      .flush()
+      .catch((err: Error) => this.options.logger.warn({ err: err.message }, 'usage flush failed: retried next second'));
   }
 
   async admit(caller: AdmissionCaller, endpoint: string, counted: boolean, now: Date): Promise<AdmissionResult> {
@@ -159,7 +174,8 @@ export class Admission {
         const used = r.used >= 0 ? r.used + r.pending : await this.peek(caller, at);
         return { outcome: 'rate_limited', used, rate, ticket: null };
       }
-      if (r.code === AdmitCode.QuotaFull || r.code === AdmitCode.Wait) return { outcome: 'quota_exceeded', used: r.used + r.pending, rate, ticket: null };
+      if (r.code === AdmitCode.QuotaFull || r.code === AdmitCode.Wait)
+        return { outcome: 'quota_exceeded', used: r.used + r.pending, rate, ticket: null };
       if (!counted) return { outcome: 'admitted', used: r.used + r.pending, rate, ticket: null };
       const limited = caller.monthlyQuota !== null;
       return {
@@ -201,7 +217,10 @@ export class Admission {
     if (ticket.settled) return Promise.resolve();
     ticket.settled = true;
     const work = (answered ? this.commit(ticket) : this.release(ticket)).catch((err: Error) =>
-      this.options.logger.error({ err: err.message, account: ticket.accountId, answered }, answered ? 'call answered but not counted' : 'quota slot not freed (it expires)'),
+      this.options.logger.error(
+        { err: err.message, account: ticket.accountId, answered },
+        answered ? 'call answered but not counted' : 'quota slot not freed (it expires)',
+      ),
     );
     return this.options.background.track(work);
   }
@@ -215,6 +234,7 @@ export class Admission {
       }
     }
     const windowStart = new Date(now.getTime() - (now.getTime() % WINDOW_MS));
+    await this.carryRateToPostgres(caller, windowStart);
     if (caller.rateScope === 'test') {
       // Test keys: their own per-minute window (under a key of its own), nothing counted;
       // the quota shown is the account's, as it stands.
@@ -261,6 +281,16 @@ export class Admission {
       holdTtlMs: this.holdTtlMs,
     };
     // Back from an outage: PostgreSQL counted calls meanwhile; Redis must not know less.
+    if (this.outageSeen && caller.ratePerMinute !== null && !this.rateReconciled.has(rateKey(caller))) {
+      const windowStart = new Date(now.getTime() - (now.getTime() % WINDOW_MS));
+      await this.redisStore!.raiseRate(
+        caller.accountId,
+        input.rateScope,
+        now.getTime(),
+        await this.postgres.rateCalls(postgresRateAccount(caller), windowStart),
+      );
+      this.rateReconciled.add(rateKey(caller));
+    }
     const reconcile = this.outageSeen && !this.reconciled.has(caller.accountId);
     let r = await this.redisStore!.admit(
       reconcile ? { ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'max' } } : input,
@@ -269,29 +299,75 @@ export class Admission {
     if (r.code === AdmitCode.NeedSeed) {
       r = await this.redisStore!.admit({ ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'missing' } });
     }
+    if (caller.ratePerMinute !== null)
+      this.rateSeen.set(rateKey(caller), { window: now.getTime() - (now.getTime() % WINDOW_MS), calls: r.rateCount });
     return r;
+  }
+
+  /**
+   * Redis lost mid-minute: PostgreSQL's window for the account starts from the count Redis
+   * last gave this instance (every instance carries its own; the highest wins), not from zero.
+   */
+  private async carryRateToPostgres(caller: AdmissionCaller, windowStart: Date): Promise<void> {
+    const key = rateKey(caller);
+    const seen = this.rateSeen.get(key);
+    if (!seen) return;
+    if (caller.ratePerMinute !== null && seen.window === windowStart.getTime())
+      await this.postgres.raiseRate(postgresRateAccount(caller), windowStart, seen.calls);
+    this.rateSeen.delete(key);
   }
 
   private async commit(t: Ticket): Promise<void> {
     const used = await this.count(t);
-    this.options.onCounted?.(t.accountId, t.month, used, t.limit);
+    if (used !== null) this.options.onCounted?.(t.accountId, t.month, used, t.limit);
   }
 
-  private async count(t: Ticket): Promise<number> {
+  private async count(t: Ticket): Promise<number | null> {
     if (t.store === 'redis' && this.redisUsable()) {
       try {
-        return await this.redisStore!.commit({ accountId: t.accountId, month: t.month, holdId: t.holdId, breakdown: breakdownField(t.accountId, t.day, t.endpoint, t.keyId) });
+        return await this.redisStore!.commit({
+          accountId: t.accountId,
+          month: t.month,
+          holdId: t.holdId,
+          breakdown: breakdownField(t.accountId, t.day, t.endpoint, t.keyId),
+        });
       } catch (err) {
         this.redisFailed(err as Error);
       }
     }
     // In PostgreSQL; a slot held in Redis then expires by itself.
-    const used = await this.postgres.commit({ accountId: t.accountId, month: t.month, day: t.day, endpoint: t.endpoint, keyId: t.keyId, holdId: t.store === 'postgres' ? t.holdId : null });
+    const used = await this.countInPostgres(t);
     // Redis may be back and counting this account already: it must not know less.
     if (this.redisStore && this.redisUsable()) {
       await this.redisStore.mirror(t.accountId, t.month).catch((err: Error) => this.redisFailed(err));
     }
     return used;
+  }
+
+  /**
+   * The call was answered: while PostgreSQL is unreachable its count is tried again (for
+   * up to COUNT_RETRY_MS), not dropped. A retry of a call holding a slot counts only while
+   * the slot is still there, since the first try may have been written before its reply
+   * was lost; null then means already counted.
+   */
+  private async countInPostgres(t: Ticket): Promise<number | null> {
+    const input = {
+      accountId: t.accountId,
+      month: t.month,
+      day: t.day,
+      endpoint: t.endpoint,
+      keyId: t.keyId,
+      holdId: t.store === 'postgres' ? t.holdId : null,
+    };
+    const giveUpAt = Date.now() + COUNT_RETRY_MS;
+    for (let retry = false, delay = 100; ; retry = true, delay = Math.min(delay * 2, 2_000)) {
+      try {
+        return await this.postgres.commit(input, retry);
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || Date.now() + delay > giveUpAt) throw err;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   private async release(t: Ticket): Promise<void> {
@@ -308,6 +384,7 @@ export class Admission {
       this.redisState = 'down';
       this.outageSeen = true;
       this.reconciled = new Set();
+      this.rateReconciled = new Set();
       this.options.logger.error('redis unreachable: rate limits and quota counted in PostgreSQL until it is back');
     } else if (usable && this.redisState === 'down') {
       this.redisState = 'up';

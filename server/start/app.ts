@@ -68,7 +68,9 @@ export function buildApp(deps: AppDeps): Express {
   // gzip or brotli when the client accepts it: JSON pages, the OpenAPI document, /docs.
   // Requests that accept neither skip the middleware (it wraps every response it sees).
   app.use((req, res, next) => (req.headers['accept-encoding'] ? deps.compress(req, res, next) : next()));
-  app.use(opsRoutes({ readiness: deps.readiness, metrics: deps.metrics, metricsToken: deps.metricsToken, draining: () => deps.drain.isDraining }));
+  app.use(
+    opsRoutes({ readiness: deps.readiness, metrics: deps.metrics, metricsToken: deps.metricsToken, draining: () => deps.drain.isDraining }),
+  );
   app.use(gate(deps.drain, deps.readiness));
   const openapi = buildOpenApiDocument({ version: VERSION, serverUrl: deps.publicUrl });
   app.get('/', (_req, res) => {

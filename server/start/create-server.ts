@@ -186,11 +186,24 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     publicUrl: options.publicUrl,
     trustProxy: options.trustProxy,
     compress,
-    dashboard: dashboardRouter({ prisma: db.prisma, pool: db.pool, logger, redis, mail, formSecrets: options.secrets.dashboard, ...options.dashboard }),
+    dashboard: dashboardRouter({
+      prisma: db.prisma,
+      pool: db.pool,
+      logger,
+      redis,
+      mail,
+      formSecrets: options.secrets.dashboard,
+      ...options.dashboard,
+    }),
   });
   const feed = new ChangeFeed({ databaseUrl: options.databaseUrl, logger });
   // Exports hold a connection for as long as they stream: a few of their own, never the API's.
-  const exportPool = new pg.Pool({ connectionString: options.databaseUrl, max: EXPORT_CONNECTIONS, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+  const exportPool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: EXPORT_CONNECTIONS,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
   exportPool.on('error', () => {});
   const dataCache = new DataCache<unknown>(feed);
   const chainDeps = { pool: db.pool, keys: new KeyCache(db.pool, feed), admission, background, logger, now: options.now };
@@ -199,10 +212,10 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     contract,
     handlers: apiRouter(
       {
-      live: { data: { pool: db.pool, schema: 'public' }, cursors: new CursorCodec(options.secrets.cursor), cache: dataCache },
-      // The sample never changes between loads: no cache needed, and its cursors are its own
-      // (signed apart, so a test key's cursor is refused on the live data and the reverse).
-      sample: { data: { pool: db.pool, schema: 'sample' }, cursors: new CursorCodec(options.secrets.cursor.map((s) => `sample:${s}`)) },
+        live: { data: { pool: db.pool, schema: 'public' }, cursors: new CursorCodec(options.secrets.cursor), cache: dataCache },
+        // The sample never changes between loads: no cache needed, and its cursors are its own
+        // (signed apart, so a test key's cursor is refused on the live data and the reverse).
+        sample: { data: { pool: db.pool, schema: 'sample' }, cursors: new CursorCodec(options.secrets.cursor.map((s) => `sample:${s}`)) },
       },
       { pool: exportPool, blocks: (ctx) => exportBlocks(admission, ctx) },
     ),
@@ -224,6 +237,12 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     if (!api(req, res)) app(req, res);
   });
   http.on('clientError', clientErrorHandler(logger));
+  // An `Expect` other than 100-continue is ignored (RFC 9110 allows it), not met with Node's bare 417.
+  http.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => http.emit('request', req, res));
+  // CONNECT (this is no proxy) gets a problem answer too, not Node's silent close.
+  http.on('connect', (_req: IncomingMessage, socket: Socket) =>
+    clientErrorHandler(logger)(Object.assign(new Error('CONNECT'), { code: 'CONNECT' }), socket),
+  );
   // Longer than the usual load balancer's idle timeout (60 s), so it closes first.
   http.keepAliveTimeout = 65_000;
   http.headersTimeout = 66_000;

@@ -23,7 +23,10 @@ function readSaved(file: string): Partial<Record<keyof Secrets, string>> {
 export function demoSecrets(dataDir: string, fromEnv: Partial<Secrets>): Secrets {
   const file = join(dataDir, FILE);
   const saved = readSaved(file);
-  const made = { cursor: saved.cursor ?? randomBytes(32).toString('base64url'), dashboard: saved.dashboard ?? randomBytes(32).toString('base64url') };
+  const made = {
+    cursor: saved.cursor ?? randomBytes(32).toString('base64url'),
+    dashboard: saved.dashboard ?? randomBytes(32).toString('base64url'),
+  };
   if (made.cursor !== saved.cursor || made.dashboard !== saved.dashboard) {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(file, `${JSON.stringify(made, null, 2)}\n`, { mode: 0o600 });

@@ -27,7 +27,7 @@ export async function prepareDemo(config: Config, logger: Logger): Promise<Demo>
   try {
     const applied = await applyMigrations(embedded.url);
     if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
-    if (await ensureSampleData(embedded.url)) logger.info('test keys\' sample data loaded');
+    if (await ensureSampleData(embedded.url)) logger.info("test keys' sample data loaded");
     const db = openDatabase(embedded.url, { max: 2 });
     try {
       const { rows } = await db.pool.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM listings) AS any');
