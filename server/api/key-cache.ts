@@ -4,8 +4,9 @@
  * from the change feed: an account's entries are dropped the moment the database says it
  * changed (key revoked or rotated, plan changed, account suspended), on every instance.
  * While the feed is not live the cache is bypassed, so a change always takes effect within
- * the feed's delay (milliseconds) or at the next call. Unknown keys are never cached: a
- * key created a moment ago works at once.
+ * the feed's delay (milliseconds) or at the next call. Unknown keys, and keys of accounts
+ * whose e-mail is not confirmed yet, are never cached: a key created or confirmed a moment
+ * ago works at once.
  */
 import type pg from 'pg';
 import type { PlanName } from '../../contract/plans.js';
@@ -91,7 +92,9 @@ export class KeyCache {
       rateLimitOverride: row.rate_limit_override,
       touchedAt: row.last_used_at?.getTime() ?? 0,
     };
-    if (live && this.feed?.live && generation === this.generation) this.store(hash, resolved);
+    // A key whose account still waits for its e-mail confirmation is read afresh each time:
+    // a customer who has just clicked the link calls again at once, before any feed delay.
+    if (live && this.feed?.live && generation === this.generation && resolved.emailVerified) this.store(hash, resolved);
     return resolved;
   }
 

@@ -8,11 +8,33 @@
  * Keys (one Redis, not a cluster): `mboa:q:{acct}:{month}` the calls counted this month,
  * `mboa:qh:{acct}:{month}` a sorted set of slots held by calls in flight (scored by their
  * expiry, so a crashed instance's slots free themselves), `mboa:rl:{acct}:{window}` the
- * per-minute count, `mboa:usage:pending` the breakdown not yet in PostgreSQL.
+ * per-minute count, `mboa:usage:pending:{database}` the breakdown not yet in PostgreSQL.
  */
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-export const USAGE_PENDING_KEY = 'mboa:usage:pending';
+/**
+ * Where counts not yet in PostgreSQL wait: the pending hash, and the batches being flushed.
+ * One namespace per database, so deployments sharing a Redis (staging beside production)
+ * never flush each other's counts into the wrong database.
+ */
+export interface UsageKeys {
+  pending: string;
+  batchPrefix: string;
+}
+
+export function usageKeys(namespace: string): UsageKeys {
+  return { pending: `mboa:usage:pending:${namespace}`, batchPrefix: `mboa:usage:flushing:${namespace}:` };
+}
+
+/** The namespace of a database: its host, port and name, hashed (never its password). */
+export function usageNamespaceOf(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  return createHash('sha256')
+    .update(`${url.hostname}:${url.port || '5432'}/${url.pathname.slice(1)}`)
+    .digest('hex')
+    .slice(0, 12);
+}
 /** Long enough for a month and its stragglers; the count is seeded from PostgreSQL if it is gone. */
 const USED_TTL_SECONDS = 40 * 86_400;
 
@@ -130,7 +152,10 @@ export class RedisAdmissionStore {
   private batch: Array<{ args: Array<string | number>; resolve: (used: number) => void; reject: (err: Error) => void }> = [];
   private batchTimer: NodeJS.Timeout | undefined;
 
-  constructor(redis: Redis) {
+  constructor(
+    redis: Redis,
+    private readonly usage: UsageKeys,
+  ) {
     if (!('mboaAdmit' in redis)) {
       redis.defineCommand('mboaAdmit', { numberOfKeys: 3, lua: ADMIT });
       redis.defineCommand('mboaCommit', { numberOfKeys: 3, lua: COMMIT });
@@ -170,7 +195,7 @@ export class RedisAdmissionStore {
   commit(input: { accountId: string; month: string; holdId: string | null; breakdown: string }): Promise<number> {
     const [used, holds] = this.keys(input.accountId, input.month, 0);
     return new Promise((resolve, reject) => {
-      this.batch.push({ args: [used, holds, USAGE_PENDING_KEY, input.holdId ?? '', input.breakdown, USED_TTL_SECONDS], resolve, reject });
+      this.batch.push({ args: [used, holds, this.usage.pending, input.holdId ?? '', input.breakdown, USED_TTL_SECONDS], resolve, reject });
       this.batchTimer ??= setTimeout(() => this.sendBatch(), COMMIT_BATCH_MS);
     });
   }

@@ -23,7 +23,7 @@ import { isDatabaseUnavailable } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { BackgroundWork } from '../platform/background-work.js';
 import { PostgresAdmissionStore } from './admission-postgres.js';
-import { AdmitCode, RedisAdmissionStore, WINDOW_MS } from './admission-redis.js';
+import { AdmitCode, RedisAdmissionStore, usageKeys, WINDOW_MS } from './admission-redis.js';
 import { breakdownField, UsageFlusher } from './usage-flusher.js';
 
 export interface AdmissionCaller {
@@ -78,6 +78,8 @@ export interface AdmissionOptions {
   maxWaitMs?: number;
   flushEveryMs?: number;
   onCounted?: CountedCallListener;
+  /** Whose counts these are in a shared Redis: one namespace per database (`usageNamespaceOf`). */
+  usageNamespace?: string;
 }
 
 const REDIS_RETRY_MS = 1_000;
@@ -111,8 +113,9 @@ export class Admission {
 
   constructor(private readonly options: AdmissionOptions) {
     this.postgres = new PostgresAdmissionStore(options.pool);
-    this.redisStore = options.redis ? new RedisAdmissionStore(options.redis) : null;
-    this.flusher = options.redis ? new UsageFlusher({ redis: options.redis, pool: options.pool, logger: options.logger }) : null;
+    const keys = usageKeys(options.usageNamespace ?? 'default');
+    this.redisStore = options.redis ? new RedisAdmissionStore(options.redis, keys) : null;
+    this.flusher = options.redis ? new UsageFlusher({ redis: options.redis, pool: options.pool, logger: options.logger, keys }) : null;
     this.holdTtlMs = options.holdTtlMs ?? 120_000;
     this.maxWaitMs = options.maxWaitMs ?? 30_000;
   }

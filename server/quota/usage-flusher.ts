@@ -1,6 +1,6 @@
 /**
  * Moves the usage counted in Redis (the per-day, per-endpoint, per-key breakdown in
- * `mboa:usage:pending`) to PostgreSQL's daily_usage and monthly_usage, every second, from
+ * `mboa:usage:pending:{database}`) to PostgreSQL's daily_usage and monthly_usage, every second, from
  * every instance. Exactly once: a flush first renames the hash to a batch of its own (an
  * atomic step, so two instances never take the same counts), writes it in one statement
  * that also records the batch id in usage_flushes (a retried batch finds its id and adds
@@ -15,9 +15,8 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Logger } from '../platform/logger.js';
-import { USAGE_PENDING_KEY } from './admission-redis.js';
+import type { UsageKeys } from './admission-redis.js';
 
-const BATCH_PREFIX = 'mboa:usage:flushing:';
 /** A batch older than this with no owner at work is taken over. */
 const ORPHAN_AFTER_MS = 15_000;
 const SWEEP_EVERY = 15;
@@ -49,7 +48,7 @@ export class UsageFlusher {
   private cycles = 0;
   private running: Promise<void> | null = null;
 
-  constructor(private readonly deps: { redis: Redis; pool: pg.Pool; logger: Logger }) {}
+  constructor(private readonly deps: { redis: Redis; pool: pg.Pool; logger: Logger; keys: UsageKeys }) {}
 
   /** One flush (and every 15th time, a look for abandoned batches). Never runs twice at once. */
   flush(): Promise<void> {
@@ -60,9 +59,9 @@ export class UsageFlusher {
   }
 
   private async cycle(): Promise<void> {
-    const batch = `${BATCH_PREFIX}${Date.now()}:${randomBytes(6).toString('hex')}`;
+    const batch = `${this.deps.keys.batchPrefix}${Date.now()}:${randomBytes(6).toString('hex')}`;
     try {
-      await this.deps.redis.rename(USAGE_PENDING_KEY, batch);
+      await this.deps.redis.rename(this.deps.keys.pending, batch);
       await this.write(batch);
     } catch (err) {
       if (!/no such key/i.test((err as Error).message)) throw err;
@@ -87,7 +86,15 @@ export class UsageFlusher {
     }
     if (accounts.length) {
       const total = calls.reduce((a, b) => a + b, 0);
-      await this.deps.pool.query(FLUSH_SQL, [batch.slice(BATCH_PREFIX.length), total, accounts, days, endpoints, keys, calls]);
+      await this.deps.pool.query(FLUSH_SQL, [
+        batch.slice(this.deps.keys.batchPrefix.length),
+        total,
+        accounts,
+        days,
+        endpoints,
+        keys,
+        calls,
+      ]);
     }
     await this.deps.redis.del(batch);
   }
@@ -95,10 +102,10 @@ export class UsageFlusher {
   private async adoptOrphans(): Promise<void> {
     let cursor = '0';
     do {
-      const [next, found] = await this.deps.redis.scan(cursor, 'MATCH', `${BATCH_PREFIX}*`, 'COUNT', 100);
+      const [next, found] = await this.deps.redis.scan(cursor, 'MATCH', `${this.deps.keys.batchPrefix}*`, 'COUNT', 100);
       cursor = next;
       for (const batch of found) {
-        const madeAt = Number(batch.slice(BATCH_PREFIX.length).split(':')[0]);
+        const madeAt = Number(batch.slice(this.deps.keys.batchPrefix.length).split(':')[0]);
         if (Date.now() - madeAt < ORPHAN_AFTER_MS) continue;
         this.deps.logger.warn({ batch }, 'usage batch left by a stopped flush: finishing it');
         await this.write(batch);

@@ -18,6 +18,7 @@ import { type Database, openDatabase } from '../platform/db.js';
 import { contract } from '../../contract/router.js';
 import { QuotaAlerts } from '../mail/quota-alerts.js';
 import { Admission } from '../quota/admission.js';
+import { usageNamespaceOf } from '../quota/admission-redis.js';
 import type { RequestContext } from '../api/context.js';
 import { createApiHandler } from '../api/handler.js';
 import { ChangeFeed } from '../platform/change-feed.js';
@@ -162,6 +163,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   const admission = new Admission({
     pool: db.pool,
     redis,
+    usageNamespace: usageNamespaceOf(options.databaseUrl),
     logger,
     background,
     onCounted: quotaAlerts ? (accountId, month, used, limit) => void quotaAlerts.noteQuotaLevel(accountId, month, used, limit) : undefined,
