@@ -141,12 +141,10 @@ export function keyRoutes(router: Router, d: Dashboard): void {
           'dashboard: key rotated',
         );
         void d.mail.keyRotated(account, rotation);
-        const extra = html`<p class="notice notice-info">
-          ${t(lang, 'keys.rotated.old', {
-            prefix: rotation.previous.prefix,
-            date: formatDayTime(lang, new Date(rotation.previous.expires_at!)),
-          })}
-        </p>`;
+        const extra = html`<p class="notice notice-info">${t(lang, 'keys.rotated.old', {
+          prefix: rotation.previous.prefix,
+          date: formatDayTime(lang, new Date(rotation.previous.expires_at!)),
+        })}</p>`;
         await render(req, res, 201, {
           reveal: { key: rotation.key, title: t(lang, 'keys.rotated', { name: rotation.keyInfo.name }), extra },
         });

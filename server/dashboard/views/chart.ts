@@ -57,10 +57,7 @@ function draw(lang: Lang, days: DayCalls[], size: Size, output: string, label: s
   const f = (x: number) => x.toFixed(1);
   const grid = ticks.map(
     (v) =>
-      html`<line class="grid" x1="${f(padL)}" x2="${f(size.width - padR)}" y1="${f(y(v))}" y2="${f(y(v))}"></line
-        ><text class="tick" x="${f(padL - 4)}" y="${f(y(v) + size.font * 0.35)}" text-anchor="end" font-size="${size.font}"
-          >${formatNumber(lang, v)}</text
-        >`,
+      html`<line class="grid" x1="${f(padL)}" x2="${f(size.width - padR)}" y1="${f(y(v))}" y2="${f(y(v))}"></line><text class="tick" x="${f(padL - 4)}" y="${f(y(v) + size.font * 0.35)}" text-anchor="end" font-size="${size.font}">${formatNumber(lang, v)}</text>`,
   );
   const bars = days.map((d, i) => {
     const x = padL + i * slot;
@@ -68,40 +65,19 @@ function draw(lang: Lang, days: DayCalls[], size: Size, output: string, label: s
     const dayNumber = i + 1;
     const text = t(lang, 'usage.chart.bar', { day: formatShortDay(lang, dayDate(d.day)), n: formatNumber(lang, d.calls) });
     const showLabel = dayNumber === 1 || dayNumber % size.labelEvery === 0;
-    return html`<g class="day" data-label="${text}" data-day="${d.day}" data-calls="${d.calls}" tabindex="-1"
-      ><title>${text}</title><rect class="hit" x="${f(x)}" y="${f(padT)}" width="${f(slot)}" height="${f(plotH)}"></rect>${
-        d.calls > 0
-          ? html`<rect
-              class="bar"
-              x="${f(x + (slot - barW) / 2)}"
-              y="${f(y(d.calls))}"
-              width="${f(barW)}"
-              height="${f(Math.max(1, h))}"
-              rx="1.5"
-            ></rect>`
-          : ''
-      }${showLabel ? html`<text class="tick" x="${f(x + slot / 2)}" y="${f(size.height - padB + size.font * 1.4)}" text-anchor="middle" font-size="${size.font}">${dayNumber}</text>` : ''}</g
-    >`;
+    return html`<g class="day" data-label="${text}" data-day="${d.day}" data-calls="${d.calls}" tabindex="-1"><title>${text}</title><rect class="hit" x="${f(x)}" y="${f(padT)}" width="${f(slot)}" height="${f(plotH)}"></rect>${
+      d.calls > 0
+        ? html`<rect class="bar" x="${f(x + (slot - barW) / 2)}" y="${f(y(d.calls))}" width="${f(barW)}" height="${f(Math.max(1, h))}" rx="1.5"></rect>`
+        : ''
+    }${showLabel ? html`<text class="tick" x="${f(x + slot / 2)}" y="${f(size.height - padB + size.font * 1.4)}" text-anchor="middle" font-size="${size.font}">${dayNumber}</text>` : ''}</g>`;
   });
-  return html`<svg
-    class="chart ${size.className}"
-    viewBox="0 0 ${size.width} ${size.height}"
-    role="img"
-    aria-label="${label}"
-    data-output="${output}"
-  >
-    ${grid}
-    <line class="axis" x1="${f(padL)}" x2="${f(size.width - padR)}" y1="${f(y(0))}" y2="${f(y(0))}"></line>
-    ${bars}
-  </svg>`;
+  return html`<svg class="chart ${size.className}" viewBox="0 0 ${size.width} ${size.height}" role="img" aria-label="${label}" data-output="${output}">${grid}<line class="axis" x1="${f(padL)}" x2="${f(size.width - padR)}" y1="${f(y(0))}" y2="${f(y(0))}"></line>${bars}</svg>`;
 }
 
 export function barChart(lang: Lang, days: DayCalls[], o: { label: string; id: string }): SafeHtml {
   const output = `${o.id}-readout`;
   return html`<figure class="chart-box" id="${o.id}">
-    ${draw(lang, days, WIDE, output, o.label)}${draw(lang, days, NARROW, output, o.label)}
-    <figcaption>
-      <span class="hint">${t(lang, 'usage.chart.tap')}</span> <output id="${output}" class="readout" aria-live="polite"></output>
-    </figcaption>
-  </figure>`;
+${draw(lang, days, WIDE, output, o.label)}${draw(lang, days, NARROW, output, o.label)}
+<figcaption><span class="hint">${t(lang, 'usage.chart.tap')}</span> <output id="${output}" class="readout" aria-live="polite"></output></figcaption>
+</figure>`;
 }

@@ -6,10 +6,10 @@ import { page, type View } from './layout.js';
 
 export function messagePage(v: View, o: { title: string; text: string }): SafeHtml {
   const body = html`<div class="narrow message">
-    <h1>${o.title}</h1>
-    <p>${o.text}</p>
-    <p><a class="btn" href="${v.base}/">${t(v.lang, 'back.home')}</a></p>
-  </div>`;
+<h1>${o.title}</h1>
+<p>${o.text}</p>
+<p><a class="btn" href="${v.base}/">${t(v.lang, 'back.home')}</a></p>
+</div>`;
   return page(v, { title: o.title, section: 'none', body });
 }
 
@@ -28,16 +28,13 @@ export function unavailablePage(v: View, retryAfterSeconds: number): SafeHtml {
     const title = t(lang, 'unavailable.title');
     const text = t(lang, 'unavailable.text', { seconds: retryAfterSeconds });
     return heading === 'h1'
-      ? html`<h1>${title}</h1>
-          <p>${text}</p>`
-      : html`<div lang="${lang}" class="other-lang">
-          <h2>${title}</h2>
-          <p>${text}</p>
-        </div>`;
+      ? html`<h1>${title}</h1><p>${text}</p>`
+      : html`<div lang="${lang}" class="other-lang"><h2>${title}</h2><p>${text}</p></div>`;
   };
   const body = html`<div class="narrow message" data-testid="unavailable">
-    ${say(v.lang, 'h1')} ${say(other, 'h2')}
-    <p><a class="btn" href="${v.base}${v.path}">${t(v.lang, 'unavailable.retry')}</a></p>
-  </div>`;
+${say(v.lang, 'h1')}
+${say(other, 'h2')}
+<p><a class="btn" href="${v.base}${v.path}">${t(v.lang, 'unavailable.retry')}</a></p>
+</div>`;
   return page(v, { title: t(v.lang, 'unavailable.title'), section: 'none', body });
 }

@@ -39,7 +39,7 @@ const SECTIONS: Array<{ id: Section; path: string; label: MessageKey }> = [
 ];
 
 export function csrfField(v: View): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${v.csrf ?? ''}" />`;
+  return html`<input type="hidden" name="_csrf" value="${v.csrf ?? ''}">`;
 }
 
 export function noticeList(notices: Notice[]): SafeHtml {
@@ -54,50 +54,42 @@ function langSwitch(v: View): SafeHtml {
     lang === v.lang
       ? html`<span class="lang-current" aria-current="true" lang="${lang}" title="${name}">${label}</span>`
       : html`<a href="${v.base}/lang/${lang}?next=${next}" lang="${lang}" hreflang="${lang}" title="${name}">${label}</a>`;
-  return html`<div class="lang" role="group" aria-label="${t(v.lang, 'lang.label')}">
-    ${link('fr', 'FR', 'Français')}${link('en', 'EN', 'English')}
-  </div>`;
+  return html`<div class="lang" role="group" aria-label="${t(v.lang, 'lang.label')}">${link('fr', 'FR', 'Français')}${link('en', 'EN', 'English')}</div>`;
 }
 
 export function page(v: View, options: { title: string; section: Section; body: HtmlValue }): SafeHtml {
   const nav = v.account
-    ? html`<nav class="sections" aria-label="${t(v.lang, 'nav.label')}">
-        ${SECTIONS.map(
-          (s) => html`<a href="${v.base}${s.path}" ${s.id === options.section ? html` aria-current="page"` : ''}>${t(v.lang, s.label)}</a>`,
-        )}
-      </nav>`
-    : html`<nav class="sections" aria-label="${t(v.lang, 'nav.label')}">
-        <a href="${v.base}/plans" ${options.section === 'plans' ? html` aria-current="page"` : ''}>${t(v.lang, 'nav.plans')}</a>
-      </nav>`;
+    ? html`<nav class="sections" aria-label="${t(v.lang, 'nav.label')}">${SECTIONS.map(
+        (s) => html`<a href="${v.base}${s.path}"${s.id === options.section ? html` aria-current="page"` : ''}>${t(v.lang, s.label)}</a>`,
+      )}</nav>`
+    : html`<nav class="sections" aria-label="${t(v.lang, 'nav.label')}"><a href="${v.base}/plans"${options.section === 'plans' ? html` aria-current="page"` : ''}>${t(v.lang, 'nav.plans')}</a></nav>`;
   const session = v.account
-    ? html`<form method="post" action="${v.base}/logout" class="logout">
-        ${csrfField(v)}<button type="submit" class="link">${t(v.lang, 'nav.logout')}</button>
-      </form>`
+    ? html`<form method="post" action="${v.base}/logout" class="logout">${csrfField(v)}<button type="submit" class="link">${t(v.lang, 'nav.logout')}</button></form>`
     : html`<a href="${v.base}/login">${t(v.lang, 'nav.login')}</a>`;
   return html`<!doctype html>
-    <html lang="${v.lang}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${options.title} · Mboa</title>
-        <link rel="stylesheet" href="${v.assets.css}" />
-        <script src="${v.assets.js}" defer></script>
-      </head>
-      <body>
-        <a class="skip" href="#main">${t(v.lang, 'app.skip')}</a>
-        <header class="top">
-          <div class="wrap top-row">
-            <a class="brand" href="${v.base}/"
-              ><span class="brand-mark" aria-hidden="true">M</span><span class="brand-name">Mboa</span
-              ><span class="brand-tag">${t(v.lang, 'app.tagline')}</span></a
-            >
-            <div class="tools">${langSwitch(v)}<a href="/docs">${t(v.lang, 'nav.docs')}</a>${session}</div>
-          </div>
-          <div class="wrap">${nav}</div>
-        </header>
-        <main id="main" class="wrap">${noticeList(v.notices)} ${options.body}</main>
-        <footer class="wrap foot">${t(v.lang, 'footer.text')}</footer>
-      </body>
-    </html>`;
+<html lang="${v.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${options.title} · Mboa</title>
+<link rel="stylesheet" href="${v.assets.css}">
+<script src="${v.assets.js}" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">${t(v.lang, 'app.skip')}</a>
+<header class="top">
+<div class="wrap top-row">
+<a class="brand" href="${v.base}/"><span class="brand-mark" aria-hidden="true">M</span><span class="brand-name">Mboa</span><span class="brand-tag">${t(v.lang, 'app.tagline')}</span></a>
+<div class="tools">${langSwitch(v)}<a href="/docs">${t(v.lang, 'nav.docs')}</a>${session}</div>
+</div>
+<div class="wrap">${nav}</div>
+</header>
+<main id="main" class="wrap">
+${noticeList(v.notices)}
+${options.body}
+</main>
+<footer class="wrap foot">${t(v.lang, 'footer.text')}</footer>
+</body>
+</html>`;
 }

@@ -10,10 +10,10 @@ export function linkPage(v: View, o: { title: string; text: string; next: 'home'
       : o.next === 'login'
         ? html`<a class="btn btn-primary" href="${v.base}/login">${t(v.lang, 'nav.login')}</a>`
         : html`<a class="btn btn-primary" href="${v.base}/password/forgot">${t(v.lang, 'reset.again')}</a>`;
-  const body = html`<div class="narrow message" ${o.testid ? html` data-testid="${o.testid}"` : ''}>
-    <h1>${o.title}</h1>
-    ${o.text ? html`<p>${o.text}</p>` : ''}
-    <p>${target}</p>
-  </div>`;
+  const body = html`<div class="narrow message"${o.testid ? html` data-testid="${o.testid}"` : ''}>
+<h1>${o.title}</h1>
+${o.text ? html`<p>${o.text}</p>` : ''}
+<p>${target}</p>
+</div>`;
   return page(v, { title: o.title, section: 'none', body });
 }

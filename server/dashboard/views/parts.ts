@@ -23,18 +23,11 @@ export function field(o: {
 }): SafeHtml {
   const described = [o.hint ? `${o.id}-hint` : '', o.error ? `${o.id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field${o.error ? ' has-error' : ''}">
-    <label for="${o.id}">${o.label}</label>
-    ${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
-    ${o.error ? html`<p class="field-error" id="${o.id}-error">${o.error}</p>` : ''}
-    <input
-      id="${o.id}"
-      name="${o.id}"
-      type="${o.type}"
-      value="${o.type === 'password' ? '' : (o.value ?? '')}"
-      autocomplete="${o.autocomplete}"
-      ${o.optional ? '' : html` required`}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${o.minlength ? html` minlength="${o.minlength}"` : ''}${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}
-    />
-  </div>`;
+<label for="${o.id}">${o.label}</label>
+${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
+${o.error ? html`<p class="field-error" id="${o.id}-error">${o.error}</p>` : ''}
+<input id="${o.id}" name="${o.id}" type="${o.type}" value="${o.type === 'password' ? '' : (o.value ?? '')}" autocomplete="${o.autocomplete}"${o.optional ? '' : html` required`}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${o.minlength ? html` minlength="${o.minlength}"` : ''}${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}>
+</div>`;
 }
 
 /** The list of problems at the top of a refused form, linking to each field. */
@@ -46,35 +39,28 @@ export function errorSummary(lang: Lang, errors: Record<string, string | undefin
     return html`<div class="notice notice-error" role="alert" tabindex="-1" id="form-errors">${entries[0][1]}</div>`;
   }
   return html`<div class="notice notice-error" role="alert" tabindex="-1" id="form-errors">
-    <p>${t(lang, 'form.fix')}</p>
-    <ul>
-      ${entries.map(([name, message]) => (name === 'form' ? html`<li>${message}</li>` : html`<li><a href="#${name}">${message}</a></li>`))}
-    </ul>
-  </div>`;
+<p>${t(lang, 'form.fix')}</p>
+<ul>${entries.map(([name, message]) => (name === 'form' ? html`<li>${message}</li>` : html`<li><a href="#${name}">${message}</a></li>`))}</ul>
+</div>`;
 }
 
 export function copyButton(lang: Lang, target: string): SafeHtml {
-  return html`<button type="button" class="btn btn-small copy" data-copy="${target}" data-copied="${t(lang, 'copied')}">
-    ${t(lang, 'copy')}
-  </button>`;
+  return html`<button type="button" class="btn btn-small copy" data-copy="${target}" data-copied="${t(lang, 'copied')}">${t(lang, 'copy')}</button>`;
 }
 
 /** A key in full, once, with copy buttons and a first call to try it. */
 export function keyReveal(lang: Lang, o: { title: string; key: string; origin: string; extra?: HtmlValue }): SafeHtml {
   const curl = `curl -H "X-API-Key: ${o.key}" "${o.origin}/api/v1/listings?city=Douala&limit=5"`;
   return html`<section class="card reveal" aria-labelledby="reveal-title">
-    <h2 id="reveal-title">${o.title}</h2>
-    <p class="warn">${t(lang, 'key.once')}</p>
-    <div class="key-box"><code id="new-key" class="key" data-testid="new-key">${o.key}</code>${copyButton(lang, 'new-key')}</div>
-    ${o.extra ?? ''}
-    <h3>${t(lang, 'quickstart.title')}</h3>
-    <p>${t(lang, 'quickstart.lead')}</p>
-    <div class="code-box">
-      <pre class="code"><code id="first-call">${curl}</code></pre>
-      ${copyButton(lang, 'first-call')}
-    </div>
-    <p class="hint">${t(lang, 'quickstart.docs')} <a href="/docs">${o.origin}/docs</a></p>
-  </section>`;
+<h2 id="reveal-title">${o.title}</h2>
+<p class="warn">${t(lang, 'key.once')}</p>
+<div class="key-box"><code id="new-key" class="key" data-testid="new-key">${o.key}</code>${copyButton(lang, 'new-key')}</div>
+${o.extra ?? ''}
+<h3>${t(lang, 'quickstart.title')}</h3>
+<p>${t(lang, 'quickstart.lead')}</p>
+<div class="code-box"><pre class="code"><code id="first-call">${curl}</code></pre>${copyButton(lang, 'first-call')}</div>
+<p class="hint">${t(lang, 'quickstart.docs')} <a href="/docs">${o.origin}/docs</a></p>
+</section>`;
 }
 
 function endpointsText(lang: Lang, plan: PlanDefinition): SafeHtml {
@@ -90,39 +76,14 @@ const amount = (lang: Lang, value: number | null) => (value === null ? t(lang, '
 export function planFacts(lang: Lang, plan: PlanDefinition): SafeHtml {
   const support = supportText(lang, plan.supportLevel) + (plan.name === 'enterprise' ? `; ${t(lang, 'plans.annualContract')}` : '');
   return html`<dl class="facts">
-    <div class="fact-price">
-      <dt>${t(lang, 'plans.row.price')}</dt>
-      <dd>${formatXaf(lang, plan.priceXafPerMonth)}</dd>
-    </div>
-    <div>
-      <dt>${t(lang, 'plans.row.quota')}</dt>
-      <dd>${amount(lang, plan.monthlyQuota)}</dd>
-    </div>
-    <div>
-      <dt>${t(lang, 'plans.row.rate')}</dt>
-      <dd>
-        ${plan.ratePerMinute === null ? t(lang, 'unlimited') : t(lang, 'plans.perMinute', { n: formatNumber(lang, plan.ratePerMinute) })}
-      </dd>
-    </div>
-    <div>
-      <dt>${t(lang, 'plans.row.keys')}</dt>
-      <dd>${amount(lang, plan.maxKeys)}</dd>
-    </div>
-    <div>
-      <dt>${t(lang, 'plans.row.endpoints')}</dt>
-      <dd>${endpointsText(lang, plan)}</dd>
-    </div>
-    <div>
-      <dt>${t(lang, 'plans.row.support')}</dt>
-      <dd>${support}</dd>
-    </div>
-    <div>
-      <dt>${t(lang, 'plans.row.analytics')}</dt>
-      <dd>
-        ${plan.usageAnalytics ? html`<span class="yes">✓ ${t(lang, 'plans.included')}</span>` : html`<span class="no">— ${t(lang, 'plans.notIncluded')}</span>`}
-      </dd>
-    </div>
-  </dl>`;
+<div class="fact-price"><dt>${t(lang, 'plans.row.price')}</dt><dd>${formatXaf(lang, plan.priceXafPerMonth)}</dd></div>
+<div><dt>${t(lang, 'plans.row.quota')}</dt><dd>${amount(lang, plan.monthlyQuota)}</dd></div>
+<div><dt>${t(lang, 'plans.row.rate')}</dt><dd>${plan.ratePerMinute === null ? t(lang, 'unlimited') : t(lang, 'plans.perMinute', { n: formatNumber(lang, plan.ratePerMinute) })}</dd></div>
+<div><dt>${t(lang, 'plans.row.keys')}</dt><dd>${amount(lang, plan.maxKeys)}</dd></div>
+<div><dt>${t(lang, 'plans.row.endpoints')}</dt><dd>${endpointsText(lang, plan)}</dd></div>
+<div><dt>${t(lang, 'plans.row.support')}</dt><dd>${support}</dd></div>
+<div><dt>${t(lang, 'plans.row.analytics')}</dt><dd>${plan.usageAnalytics ? html`<span class="yes">✓ ${t(lang, 'plans.included')}</span>` : html`<span class="no">— ${t(lang, 'plans.notIncluded')}</span>`}</dd></div>
+</dl>`;
 }
 
 /**
@@ -138,32 +99,23 @@ export function planGrid(
     radio?: { name: string; checked: PlanName | null; plans: readonly PlanName[] };
   },
 ): SafeHtml {
-  return html`<div class="plans">
-    ${PLAN_NAMES.map((name) => {
-      const plan = PLANS[name];
-      const isCurrent = o.current === name;
-      const head = html`<h3 class="plan-name">
-        ${plan.label}${isCurrent ? html` <span class="badge">${t(lang, 'plans.current')}</span>` : ''}
-      </h3>`;
-      if (o.radio && o.radio.plans.includes(name)) {
-        return html`<label class="plan card${o.radio.checked === name ? ' selected' : ''}" data-plan="${name}">
-          <input type="radio" name="${o.radio.name}" value="${name}" ${o.radio.checked === name ? html` checked` : ''} required />
-          ${head}${planFacts(lang, plan)}${o.action(plan)}
-        </label>`;
-      }
-      return html`<section class="plan card${isCurrent ? ' selected' : ''}" data-plan="${name}">
-        ${head}${planFacts(lang, plan)}
-        <div class="plan-action">${o.action(plan)}</div>
-      </section>`;
-    })}
-  </div>`;
+  return html`<div class="plans">${PLAN_NAMES.map((name) => {
+    const plan = PLANS[name];
+    const isCurrent = o.current === name;
+    const head = html`<h3 class="plan-name">${plan.label}${isCurrent ? html` <span class="badge">${t(lang, 'plans.current')}</span>` : ''}</h3>`;
+    if (o.radio && o.radio.plans.includes(name)) {
+      return html`<label class="plan card${o.radio.checked === name ? ' selected' : ''}" data-plan="${name}">
+<input type="radio" name="${o.radio.name}" value="${name}"${o.radio.checked === name ? html` checked` : ''} required>
+${head}${planFacts(lang, plan)}${o.action(plan)}
+</label>`;
+    }
+    return html`<section class="plan card${isCurrent ? ' selected' : ''}" data-plan="${name}">${head}${planFacts(lang, plan)}<div class="plan-action">${o.action(plan)}</div></section>`;
+  })}</div>`;
 }
 
 /** The way to Enterprise: a request to sales, never a button that switches plan. */
 export function contactSalesLink(v: { base: string; lang: Lang }, primary = true): SafeHtml {
-  return html`<a class="btn${primary ? ' btn-primary' : ''}" href="${v.base}/contact-sales" data-testid="contact-sales"
-    >${t(v.lang, 'plans.contactSales')}</a
-  >`;
+  return html`<a class="btn${primary ? ' btn-primary' : ''}" href="${v.base}/contact-sales" data-testid="contact-sales">${t(v.lang, 'plans.contactSales')}</a>`;
 }
 
 /** A multi-line text field, labelled and described like `field`. */
@@ -178,16 +130,9 @@ export function textArea(o: {
 }): SafeHtml {
   const described = [o.hint ? `${o.id}-hint` : '', o.error ? `${o.id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field${o.error ? ' has-error' : ''}">
-    <label for="${o.id}">${o.label}</label>
-    ${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
-    ${o.error ? html`<p class="field-error" id="${o.id}-error">${o.error}</p>` : ''}
-    <textarea
-      id="${o.id}"
-      name="${o.id}"
-      rows="${o.rows ?? 6}"
-      maxlength="${o.maxlength}"
-      required${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}
-    >
-${o.value ?? ''}</textarea>
-  </div>`;
+<label for="${o.id}">${o.label}</label>
+${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
+${o.error ? html`<p class="field-error" id="${o.id}-error">${o.error}</p>` : ''}
+<textarea id="${o.id}" name="${o.id}" rows="${o.rows ?? 6}" maxlength="${o.maxlength}" required${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}>${o.value ?? ''}</textarea>
+</div>`;
 }

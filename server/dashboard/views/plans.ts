@@ -30,9 +30,7 @@ export function contractNotice(v: View, now: Date): SafeHtml {
   if (account.contractEnd === null) return html`<p class="notice notice-info" data-testid="contract">${t(lang, 'plans.contract.open')}</p>`;
   const date = formatDay(lang, account.contractEnd);
   const ended = now.getTime() >= account.contractEnd.getTime() + DAY_MS;
-  return html`<p class="notice notice-info" data-testid="contract">
-    ${t(lang, ended ? 'plans.contract.ended' : 'plans.contract.until', { date })}
-  </p>`;
+  return html`<p class="notice notice-info" data-testid="contract">${t(lang, ended ? 'plans.contract.ended' : 'plans.contract.until', { date })}</p>`;
 }
 
 export function plansPage(v: View, m: PlansPageModel, now = new Date()): SafeHtml {
@@ -42,31 +40,30 @@ export function plansPage(v: View, m: PlansPageModel, now = new Date()): SafeHtm
     action: (plan) => {
       if (!isSelfServe(plan.name)) return plan.name === m.current ? html`` : contactSalesLink(v);
       if (!v.account) {
-        return html`<a class="btn btn-primary" href="${v.base}/signup?plan=${plan.name}"
-          >${t(lang, 'plans.start', { plan: plan.label })}</a
-        >`;
+        return html`<a class="btn btn-primary" href="${v.base}/signup?plan=${plan.name}">${t(lang, 'plans.start', { plan: plan.label })}</a>`;
       }
       if (!m.switchable.includes(plan.name)) return html``;
       return html`<form method="post" action="${v.base}/plans" data-confirm="${t(lang, 'plans.switch.confirm', { plan: plan.label })}">
-        ${csrfField(v)}<input type="hidden" name="plan" value="${plan.name}" />
-        <button type="submit" class="btn btn-primary">${t(lang, 'plans.switch', { plan: plan.label })}</button>
-      </form>`;
+${csrfField(v)}<input type="hidden" name="plan" value="${plan.name}">
+<button type="submit" class="btn btn-primary">${t(lang, 'plans.switch', { plan: plan.label })}</button>
+</form>`;
     },
   });
   const refusal = m.refusal
     ? html`<section class="notice notice-error" role="alert" id="form-errors" data-testid="downgrade-refused">
-        <p>${m.refusal.message}</p>
-        ${keysTable(v, m.refusal.keys, { back: '/plans' })}
-      </section>`
+<p>${m.refusal.message}</p>
+${keysTable(v, m.refusal.keys, { back: '/plans' })}
+</section>`
     : '';
   const body = html`<h1>${t(lang, 'plans.title')}</h1>
-    <p class="lead">${t(lang, 'plans.lead')}</p>
-    ${contractNotice(v, now)}
-    ${v.account?.status === 'suspended' ? html`<div class="notice notice-error" role="alert" data-testid="suspended">${suspendedText(lang, v.account)}</div>` : ''}
-    ${refusal} ${grid}
-    <details class="card rule" id="rule">
-      <summary>${t(lang, 'plans.billing')}</summary>
-      <p>${t(lang, 'billing.rule')}</p>
-    </details>`;
+<p class="lead">${t(lang, 'plans.lead')}</p>
+${contractNotice(v, now)}
+${v.account?.status === 'suspended' ? html`<div class="notice notice-error" role="alert" data-testid="suspended">${suspendedText(lang, v.account)}</div>` : ''}
+${refusal}
+${grid}
+<details class="card rule" id="rule">
+<summary>${t(lang, 'plans.billing')}</summary>
+<p>${t(lang, 'billing.rule')}</p>
+</details>`;
   return page(v, { title: t(lang, 'plans.title'), section: 'plans', body });
 }

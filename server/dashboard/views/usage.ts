@@ -31,41 +31,22 @@ function breakdown(
   testid: string,
 ): SafeHtml {
   return html`<section class="card" aria-label="${title}">
-    <h2>${title}</h2>
-    <table class="figures" data-testid="${testid}">
-      <thead>
-        <tr>
-          <th scope="col">${head}</th>
-          <th scope="col" class="num">${t(lang, 'usage.col.calls')}</th>
-          <th scope="col" class="num">${t(lang, 'usage.col.share')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (r) =>
-            html`<tr>
-              <th scope="row">${r.label}</th>
-              <td class="num">${formatNumber(lang, r.calls)}</td>
-              <td class="num">${share(lang, r.calls, total)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </section>`;
+<h2>${title}</h2>
+<table class="figures" data-testid="${testid}">
+<thead><tr><th scope="col">${head}</th><th scope="col" class="num">${t(lang, 'usage.col.calls')}</th><th scope="col" class="num">${t(lang, 'usage.col.share')}</th></tr></thead>
+<tbody>${rows.map((r) => html`<tr><th scope="row">${r.label}</th><td class="num">${formatNumber(lang, r.calls)}</td><td class="num">${share(lang, r.calls, total)}</td></tr>`)}</tbody>
+</table>
+</section>`;
 }
 
 export function usagePage(v: View, m: UsagePageModel): SafeHtml {
   const { lang } = v;
   const u = m.usage;
   const monthName = formatMonth(lang, u.month);
-  const nav = html`<nav class="month-nav" aria-label="${monthName}">
-    ${
-      m.prev ? html`<a href="${v.base}/usage?month=${m.prev}">${t(lang, 'usage.prev')}</a>` : html`<span></span>`
-    }<strong>${monthName}</strong>${m.next ? html`<a href="${v.base}/usage?month=${m.next}">${t(lang, 'usage.next')}</a>` : html`<span></span>`}
-  </nav>`;
-  const total = html`<p class="big" data-testid="usage-total" data-used="${u.used}">
-    ${t(lang, 'usage.total', { used: formatNumber(lang, u.used), month: monthName })}
-  </p>`;
+  const nav = html`<nav class="month-nav" aria-label="${monthName}">${
+    m.prev ? html`<a href="${v.base}/usage?month=${m.prev}">${t(lang, 'usage.prev')}</a>` : html`<span></span>`
+  }<strong>${monthName}</strong>${m.next ? html`<a href="${v.base}/usage?month=${m.next}">${t(lang, 'usage.next')}</a>` : html`<span></span>`}</nav>`;
+  const total = html`<p class="big" data-testid="usage-total" data-used="${u.used}">${t(lang, 'usage.total', { used: formatNumber(lang, u.used), month: monthName })}</p>`;
 
   let content: SafeHtml;
   if (!PLANS[m.plan].usageAnalytics) {
@@ -78,49 +59,32 @@ export function usagePage(v: View, m: UsagePageModel): SafeHtml {
       id: 'calls-per-day',
       label: t(lang, 'usage.chart.desc', { month: monthName, max: formatNumber(lang, max) }),
     });
-    const dayTable = html`<details class="as-table">
-      <summary>${t(lang, 'usage.table.show')}</summary>
-      <table class="figures">
-        <thead>
-          <tr>
-            <th scope="col">${t(lang, 'usage.col.day')}</th>
-            <th scope="col" class="num">${t(lang, 'usage.col.calls')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${u.days
-            .filter((d) => d.calls > 0)
-            .map(
-              (d) =>
-                html`<tr>
-                  <th scope="row">${formatShortDay(lang, dayDate(d.day))}</th>
-                  <td class="num">${formatNumber(lang, d.calls)}</td>
-                </tr>`,
-            )}
-        </tbody>
-      </table>
-    </details>`;
+    const dayTable = html`<details class="as-table"><summary>${t(lang, 'usage.table.show')}</summary>
+<table class="figures"><thead><tr><th scope="col">${t(lang, 'usage.col.day')}</th><th scope="col" class="num">${t(lang, 'usage.col.calls')}</th></tr></thead>
+<tbody>${u.days.filter((d) => d.calls > 0).map((d) => html`<tr><th scope="row">${formatShortDay(lang, dayDate(d.day))}</th><td class="num">${formatNumber(lang, d.calls)}</td></tr>`)}</tbody></table>
+</details>`;
     const endpointRows = u.endpoints.map((e) => ({
       label: html`<code>${ENDPOINT_LABELS[e.endpoint] ?? e.endpoint}</code>`,
       calls: e.calls,
     }));
     const keyRows = u.keys.map((k) => ({
-      label: html`${k.name ?? k.keyId}
-        <code>${k.prefix ? `${k.prefix}…` : ''}</code>${k.revoked ? html` <span class="muted">${t(lang, 'usage.revoked')}</span>` : ''}`,
+      label: html`${k.name ?? k.keyId} <code>${k.prefix ? `${k.prefix}…` : ''}</code>${k.revoked ? html` <span class="muted">${t(lang, 'usage.revoked')}</span>` : ''}`,
       calls: k.calls,
     }));
     content = html`<section class="card" aria-labelledby="chart-title">
-        <h2 id="chart-title">${t(lang, 'usage.chart.title')}</h2>
-        ${chart} ${dayTable}
-      </section>
-      <div class="grid">
-        ${breakdown(lang, t(lang, 'usage.byEndpoint'), t(lang, 'usage.col.endpoint'), endpointRows, u.used, 'by-endpoint')}
-        ${breakdown(lang, t(lang, 'usage.byKey'), t(lang, 'usage.col.key'), keyRows, u.used, 'by-key')}
-      </div>`;
+<h2 id="chart-title">${t(lang, 'usage.chart.title')}</h2>
+${chart}
+${dayTable}
+</section>
+<div class="grid">
+${breakdown(lang, t(lang, 'usage.byEndpoint'), t(lang, 'usage.col.endpoint'), endpointRows, u.used, 'by-endpoint')}
+${breakdown(lang, t(lang, 'usage.byKey'), t(lang, 'usage.col.key'), keyRows, u.used, 'by-key')}
+</div>`;
   }
   const body = html`<h1>${t(lang, 'usage.title')}</h1>
-    ${nav} ${total}
-    <p class="hint">${t(lang, 'usage.note')}</p>
-    ${content}`;
+${nav}
+${total}
+<p class="hint">${t(lang, 'usage.note')}</p>
+${content}`;
   return page(v, { title: t(lang, 'usage.title'), section: 'usage', body });
 }
