@@ -38,9 +38,11 @@ function parseJsonRow(text: string, line: number): FeedRow {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    // V8 quotes the offending text in its message; the report must not copy contacts.
+    // V8 quotes the offending text in its message; the report must not copy contacts. Newer
+    // V8 versions add "(line 1 column N)", which names the row's own line, not the feed's.
     const why = (err as Error).message
-      .replace(/,?\s*".*" is not valid JSON$/s, '')
+      .replace(/,?\s*".*"(\.\.\.)? is not valid JSON$/s, '')
+      .replace(/ \(line \d+ column \d+\)$/, '')
       .replace(/^Unexpected token '(.)'$/, "unexpected character '$1'");
     return { line, error: `invalid JSON: ${why}` };
   }
