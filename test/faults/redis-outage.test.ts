@@ -98,11 +98,14 @@ describeWhen(canRunRedis(), 'redis-server (the Redis server binary)')('a Redis c
     const down = await burst(caller.key, 50);
     expect(refusalsOk(down.answers)).toEqual([]);
     const slowestDown = Math.max(...down.answers.map((r) => r.ms));
+    // Still ready: the API answers through PostgreSQL, so a load balancer must not pull every instance.
+    const readyDown = await get(a.baseUrl, '/readyz');
+    expect([readyDown.status, readyDown.body.redis]).toEqual([200, 'unreachable']);
 
     await redis.start();
     // Both instances back on Redis: it answers their readiness check, and their one-second back-off is over.
     for (const s of [a, b])
-      await expect.poll(async () => (await get(s.baseUrl, '/readyz')).status, { timeout: 15_000, interval: 100 }).toBe(200);
+      await expect.poll(async () => (await get(s.baseUrl, '/readyz')).body.redis, { timeout: 15_000, interval: 100 }).toBe('ok');
     await new Promise((r) => setTimeout(r, 1_500));
     const back = await burst(caller.key, 20);
     expect(refusalsOk(back.answers)).toEqual([]);
