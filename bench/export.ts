@@ -18,23 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { parseArgs, promisify } from 'node:util';
 import { createAccount } from '../server/accounts/accounts.js';
+import { loopbackServices, productionEnv } from './loopback.js';
 import { openDatabase } from '../server/platform/db.js';
 import { randomId } from '../server/platform/ids.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({ options: { city: { type: 'string', default: 'Douala' }, port: { type: 'string', default: '3992' } } });
-const databaseUrl = process.env.DATABASE_URL;
-const redisUrl = process.env.REDIS_URL;
-if (!databaseUrl || !redisUrl) {
-  console.error('set DATABASE_URL (a seeded database) and REDIS_URL');
-  process.exit(2);
-}
-for (const u of [databaseUrl, redisUrl]) {
-  if (!['127.0.0.1', 'localhost', '::1'].includes(new URL(u).hostname)) {
-    console.error(`refusing a non-loopback server: ${new URL(u).hostname}`);
-    process.exit(2);
-  }
-}
+const { databaseUrl, redisUrl } = loopbackServices('a seeded database');
 
 const db = openDatabase(databaseUrl, { max: 2 });
 const { rows } = await db.pool.query<{ all: number; city: number }>(
@@ -59,15 +49,7 @@ const server: ChildProcess = spawn(process.execPath, ['dist/server/start/main.js
   stdio: ['ignore', 'ignore', 'inherit'],
   env: {
     ...process.env,
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    MARKET_REFRESH_MINUTES: '0',
-    MBOA_CURSOR_SECRET: 'bench-cursor-secret-0123456789-abcdefgh',
-    MBOA_DASHBOARD_SECRET: 'bench-dashboard-secret-0123456789-abcd',
-    MBOA_PUBLIC_URL: 'http://127.0.0.1',
-    SMTP_URL: 'smtp://127.0.0.1:2525',
+    ...productionEnv({ databaseUrl, redisUrl, port }),
   },
 });
 

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { migrationStatus } from '../prisma/migration-status.js';
 import { createAccount } from '../server/accounts/accounts.js';
+import { loopbackServices, productionEnv } from './loopback.js';
 import { openDatabase } from '../server/platform/db.js';
 import { randomId } from '../server/platform/ids.js';
 
@@ -35,18 +36,7 @@ const { values } = parseArgs({
   },
 });
 
-const databaseUrl = process.env.DATABASE_URL;
-const redisUrl = process.env.REDIS_URL;
-if (!databaseUrl || !redisUrl) {
-  console.error('set DATABASE_URL (a seeded database: npm run admin -- seed --listings 1000000) and REDIS_URL');
-  process.exit(2);
-}
-for (const u of [databaseUrl, redisUrl]) {
-  if (!['127.0.0.1', 'localhost', '::1'].includes(new URL(u).hostname)) {
-    console.error(`refusing a non-loopback server: ${new URL(u).hostname}`);
-    process.exit(2);
-  }
-}
+const { databaseUrl, redisUrl } = loopbackServices('a seeded database: npm run admin -- seed --listings 1000000');
 
 const db = openDatabase(databaseUrl, { max: 2 });
 const status = await migrationStatus(db.pool);
@@ -128,17 +118,8 @@ const mboaPort = Number(values['mboa-port']);
 const barePort = Number(values['bare-port']);
 const mboaEntry = values.runtime === 'tsx' ? ['--import', 'tsx', 'server/start/main.ts'] : ['dist/server/start/main.js'];
 const mboa = start(process.execPath, mboaEntry, {
-  DATABASE_URL: databaseUrl,
-  REDIS_URL: redisUrl,
-  PORT: String(mboaPort),
-  HOST: '127.0.0.1',
+  ...productionEnv({ databaseUrl, redisUrl, port: mboaPort }),
   LOG_LEVEL: 'info',
-  MARKET_REFRESH_MINUTES: '0',
-  MBOA_CURSOR_SECRET: 'bench-cursor-secret-0123456789-abcdefgh',
-  MBOA_DASHBOARD_SECRET: 'bench-dashboard-secret-0123456789-abcd',
-  // Required in production; nothing is mailed during the run (the quota is far from 80 %).
-  MBOA_PUBLIC_URL: 'http://127.0.0.1',
-  SMTP_URL: 'smtp://127.0.0.1:2525',
 });
 const bare = start(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { DATABASE_URL: databaseUrl, PORT: String(barePort) });
 
