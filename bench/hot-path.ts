@@ -8,6 +8,7 @@
  *   npm run build
  *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/mboa_1m REDIS_URL=redis://127.0.0.1:6379 \
  *     node --import tsx bench/hot-path.ts [--duration 8] [--connections 16] [--runtime compiled|tsx]
+ *     [--rounds 3] [--cases ping,detail] [--profile <folder for the server's CPU profile>]
  *
  * Prints a markdown table: requests/s and p50 of each, their ratio, the non-2xx count,
  * and the Mboa server's resident memory idle and after the load.
@@ -28,11 +29,15 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '8' },
+    /** Measurements per server and case, taken in turn (Mboa, bare, Mboa, ...); the table gives medians. */
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
     runtime: { type: 'string', default: 'compiled' },
     cases: { type: 'string' },
     'mboa-port': { type: 'string', default: '3990' },
     'bare-port': { type: 'string', default: '3991' },
+    /** Writes the Mboa server's V8 CPU profile (.cpuprofile) into this folder when it exits. */
+    profile: { type: 'string' },
   },
 });
 
@@ -116,10 +121,13 @@ const rss = (pid: number) => {
 
 const mboaPort = Number(values['mboa-port']);
 const barePort = Number(values['bare-port']);
-const mboaEntry = values.runtime === 'tsx' ? ['--import', 'tsx', 'server/start/main.ts'] : ['dist/server/start/main.js'];
+const mboaEntry = [
+  ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []),
+  ...(values.runtime === 'tsx' ? ['--import', 'tsx', 'server/start/main.ts'] : ['dist/server/start/main.js']),
+];
 const mboa = start(process.execPath, mboaEntry, {
   ...productionEnv({ databaseUrl, redisUrl, port: mboaPort }),
-  LOG_LEVEL: 'info',
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
 });
 const bare = start(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { DATABASE_URL: databaseUrl, PORT: String(barePort) });
 
@@ -135,6 +143,12 @@ const toMs = (value: string) => {
   if (!m) return NaN;
   return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
 };
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
 
 async function wrk(base: string, file: string, seconds: number): Promise<WrkResult> {
   const { stdout } = await promisify(execFile)(
@@ -156,19 +170,27 @@ try {
   const idle = rss(mboa.pid!);
   const seconds = Number(values.duration);
   console.log(
-    `${count[0].n.toLocaleString('en-US')} active listings; wrk ${values.connections} connections, ${seconds} s per case and server; Mboa ${values.runtime}, Node ${process.version}\n`,
+    `${count[0].n.toLocaleString('en-US')} active listings; wrk ${values.connections} connections, ${values.rounds} rounds of ${seconds} s per case and server, taken in turn (medians; the ratio of each round in brackets); Mboa ${values.runtime}, Node ${process.version}\n`,
   );
-  console.log('| Case | Mboa req/s | Bare req/s | Ratio | Mboa p50 | Bare p50 | Mboa p99 | Mboa non-2xx |');
+  console.log('| Case | Mboa req/s | Bare req/s | Ratio (rounds) | Mboa p50 | Bare p50 | Mboa p99 | Mboa non-2xx |');
   console.log('|---|---|---|---|---|---|---|---|');
+  const rounds = Number(values.rounds);
   for (const c of CASES) {
     // Warm both (JIT, caches, pools) before measuring.
     await wrk(`http://127.0.0.1:${mboaPort}`, c.file, 2);
     await wrk(`http://127.0.0.1:${barePort}`, c.file, 2);
-    const m = await wrk(`http://127.0.0.1:${mboaPort}`, c.file, seconds);
-    const b = await wrk(`http://127.0.0.1:${barePort}`, c.file, seconds);
+    // In turn, so that a drift of the machine (another tenant, a cache) falls on both alike.
+    const runs: Array<{ m: WrkResult; b: WrkResult }> = [];
+    for (let r = 0; r < rounds; r++) {
+      const m = await wrk(`http://127.0.0.1:${mboaPort}`, c.file, seconds);
+      const b = await wrk(`http://127.0.0.1:${barePort}`, c.file, seconds);
+      runs.push({ m, b });
+    }
+    const med = (pick: (run: { m: WrkResult; b: WrkResult }) => number) => median(runs.map(pick));
     const f = (n: number) => Math.round(n).toLocaleString('en-US');
+    const ratios = runs.map((r) => (r.m.rps / r.b.rps).toFixed(2)).join(', ');
     console.log(
-      `| ${c.name}${c.counted ? ' (counted)' : ''} | ${f(m.rps)} | ${f(b.rps)} | ${(m.rps / b.rps).toFixed(2)} | ${m.p50.toFixed(2)} ms | ${b.p50.toFixed(2)} ms | ${m.p99.toFixed(2)} ms | ${m.non2xx} |`,
+      `| ${c.name}${c.counted ? ' (counted)' : ''} | ${f(med((r) => r.m.rps))} | ${f(med((r) => r.b.rps))} | ${med((r) => r.m.rps / r.b.rps).toFixed(2)} (${ratios}) | ${med((r) => r.m.p50).toFixed(2)} ms | ${med((r) => r.b.p50).toFixed(2)} ms | ${med((r) => r.m.p99).toFixed(2)} ms | ${runs.reduce((n, r) => n + r.m.non2xx, 0)} |`,
     );
   }
   const loaded = rss(mboa.pid!);

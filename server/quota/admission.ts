@@ -23,7 +23,8 @@ import { isDatabaseUnavailable } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { BackgroundWork } from '../platform/background-work.js';
 import { PostgresAdmissionStore } from './admission-postgres.js';
-import { AdmitCode, RedisAdmissionStore, usageKeys, WINDOW_MS } from './admission-redis.js';
+import { AdmitCode, RedisAdmissionStore, type RedisAdmitResult, usageKeys, WINDOW_MS } from './admission-redis.js';
+import { Leases } from './leases.js';
 import { breakdownField, UsageFlusher } from './usage-flusher.js';
 
 export interface AdmissionCaller {
@@ -110,11 +111,20 @@ export class Admission {
   /** The per-minute count Redis last gave this instance, per account and scope: where PostgreSQL's window starts if Redis is lost mid-minute. */
   private readonly rateSeen = new Map<string, { window: number; calls: number }>();
   private timers: NodeJS.Timeout[] = [];
+  /** Slots taken ahead from Redis for accounts calling steadily through this instance. */
+  private readonly leases: Leases;
 
   constructor(private readonly options: AdmissionOptions) {
     this.postgres = new PostgresAdmissionStore(options.pool);
     const keys = usageKeys(options.usageNamespace ?? 'default');
     this.redisStore = options.redis ? new RedisAdmissionStore(options.redis, keys) : null;
+    this.leases = new Leases((unused) =>
+      options.background.track(
+        this.redisStore!.giveBack(unused).catch((err: Error) =>
+          options.logger.warn({ err: err.message, account: unused.accountId }, 'lease not given back (its slots expire)'),
+        ),
+      ),
+    );
     this.flusher = options.redis ? new UsageFlusher({ redis: options.redis, pool: options.pool, logger: options.logger, keys }) : null;
     this.holdTtlMs = options.holdTtlMs ?? 120_000;
     this.maxWaitMs = options.maxWaitMs ?? 30_000;
@@ -131,16 +141,23 @@ export class Admission {
     const sweep = setInterval(() => {
       this.postgres.sweep(new Date()).catch((err: Error) => this.options.logger.warn({ err: err.message }, 'admission sweep failed'));
       for (const [key, seen] of this.rateSeen) if (seen.window < Date.now() - 2 * WINDOW_MS) this.rateSeen.delete(key);
+      this.leases.sweep(Date.now());
     }, 60_000);
     flush.unref();
     sweep.unref();
     this.timers.push(flush, sweep);
   }
 
-  /** Stops the timers and moves what Redis still holds to PostgreSQL. */
+  /** Calls admitted from a lease, without a round trip of their own (since start). */
+  get leasedCalls(): number {
+    return this.leases.leasedCalls;
+  }
+
+  /** Stops the timers, gives back the leases and moves what Redis still holds to PostgreSQL. */
   async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    this.leases.closeAll();
     await this.flushNow();
   }
 
@@ -187,7 +204,7 @@ export class Admission {
         rate,
         ticket: {
           store: r.store,
-          holdId: limited ? holdId : null,
+          holdId: limited ? (('holdId' in r ? r.holdId : undefined) ?? holdId) : null,
           accountId: caller.accountId,
           keyId: caller.keyId,
           endpoint,
@@ -271,7 +288,25 @@ export class Admission {
     return { ...r, store: 'postgres' as const };
   }
 
-  private async admitInRedis(caller: AdmissionCaller, month: string, counted: boolean, holdId: string, now: Date) {
+  private async admitInRedis(
+    caller: AdmissionCaller,
+    month: string,
+    counted: boolean,
+    holdId: string,
+    now: Date,
+  ): Promise<RedisAdmitResult & { holdId?: string }> {
+    const leaseKey = `${caller.accountId}:${caller.rateScope ?? 'live'}`;
+    const leasing = counted && caller.rateScope !== 'test';
+    const demand = leasing ? this.leases.want(leaseKey, now.getTime()) : 1;
+    if (leasing) {
+      for (;;) {
+        const leased = this.leases.take(leaseKey, month, now.getTime());
+        if (leased) return { code: AdmitCode.Admitted, ...leased };
+        const asked = this.leases.pending(leaseKey);
+        if (!asked) break;
+        await asked;
+      }
+    }
     const input = {
       accountId: caller.accountId,
       rateScope: caller.rateScope ?? 'live',
@@ -295,10 +330,40 @@ export class Admission {
       this.rateReconciled.add(rateKey(caller));
     }
     const reconcile = this.outageSeen && !this.reconciled.has(caller.accountId);
-    let r = await this.redisStore!.admit(
-      reconcile ? { ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'max' } } : input,
+    const size = reconcile ? 1 : demand;
+    const asking = this.redisStore!.admit(
+      reconcile
+        ? { ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'max' } }
+        : { ...input, lease: size > 1 ? size : undefined },
     );
+    if (size > 1) this.leases.asking(leaseKey, asking);
+    let r = await asking;
     if (reconcile) this.reconciled.add(caller.accountId);
+    if (r.code === AdmitCode.Leased) {
+      // This call takes slot 0; the others wait in memory for the account's next calls.
+      const holds = Array.from({ length: size - 1 }, (_, j) => `${holdId}:${size - 1 - j}`);
+      this.leases.open(leaseKey, {
+        accountId: caller.accountId,
+        rateScope: caller.rateScope ?? 'live',
+        month,
+        window: Math.floor(now.getTime() / WINDOW_MS),
+        holds,
+        rateCount: r.rateCount,
+        used: r.used,
+        pending: r.pending,
+        limited: caller.monthlyQuota !== null,
+        nowMs: now.getTime(),
+      });
+      if (caller.ratePerMinute !== null)
+        this.rateSeen.set(rateKey(caller), { window: now.getTime() - (now.getTime() % WINDOW_MS), calls: r.rateCount });
+      return {
+        code: AdmitCode.Admitted,
+        rateCount: r.rateCount - (size - 1),
+        used: r.used,
+        pending: r.pending - (size - 1),
+        holdId: `${holdId}:0`,
+      };
+    }
     if (r.code === AdmitCode.NeedSeed) {
       r = await this.redisStore!.admit({ ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'missing' } });
     }
@@ -398,6 +463,7 @@ export class Admission {
 
   private redisFailed(err: Error): void {
     this.options.logger.warn({ err: err.message }, 'redis command failed');
+    this.leases.drop();
     this.redisDownUntil = Date.now() + REDIS_RETRY_MS;
     this.redisUsable();
   }

@@ -77,6 +77,8 @@ export interface MboaServer {
   quotaAlerts: QuotaAlerts | undefined;
   /** Moves the usage counted in Redis to PostgreSQL now (it happens every second anyway). */
   flushUsage(): Promise<void>;
+  /** Rate limit and quota of this instance. */
+  admission: Admission;
   /** Where GET /metrics is served when it has a port of its own (set once listening). */
   metricsUrl: string | undefined;
   /** Listens; resolves with the base URL (`http://127.0.0.1:3000`). */
@@ -264,6 +266,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   let closing: Promise<{ cut: number }> | undefined;
   const server: MboaServer = {
     quotaAlerts,
+    admission,
     metricsUrl: undefined,
     flushUsage: async () => {
       // Calls answered a moment ago may still be on their way to being counted.

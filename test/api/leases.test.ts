@@ -1,0 +1,113 @@
+/**
+ * Leases (server/quota/leases.ts): under a steady stream of counted calls an instance takes
+ * its next calls' slots from Redis ahead, and nothing of the quota's exactness is given up:
+ * every answered call counted once, none past the quota, and what a lease leaves unused
+ * given back (slots and per-minute calls).
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { Admission, type AdmissionCaller } from '../../server/quota/admission.js';
+import { LEASE_MS } from '../../server/quota/leases.js';
+import { createLogger } from '../../server/platform/logger.js';
+import { BackgroundWork } from '../../server/platform/background-work.js';
+import { itWhen } from '../helpers/requires.js';
+import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
+
+const it = itWhen(Boolean(process.env.REDIS_URL), 'Redis (REDIS_URL)');
+const DETAIL_MISS = '/api/v1/listings?limit=1';
+
+let redis: Redis;
+let servers: TestServer[] = [];
+beforeAll(async () => {
+  if (!process.env.REDIS_URL) return;
+  redis = new Redis(process.env.REDIS_URL);
+  servers = await Promise.all([1, 2].map(() => startTestServer({ redis: true })));
+});
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  redis?.disconnect();
+});
+
+/** `total` calls, `concurrency` at a time, alternating between the instances. */
+async function stream(key: string, total: number, concurrency: number) {
+  const statuses: number[] = [];
+  const codes: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const a = await get(servers[i % servers.length].baseUrl, DETAIL_MISS, key);
+        statuses.push(a.status);
+        if (a.status !== 200) codes.push(a.body.code);
+      }
+    }),
+  );
+  return { statuses, codes };
+}
+
+/** Slots held in Redis and calls of the minute's windows for an account. */
+async function inRedis(accountId: string) {
+  const holds = await redis.keys(`mboa:qh:{${accountId}}:*`);
+  const held = holds.length ? (await Promise.all(holds.map((k) => redis.zcard(k)))).reduce((a, b) => a + b, 0) : 0;
+  const windows = await redis.keys(`mboa:rl:{${accountId}}:*`);
+  const calls = windows.length ? (await redis.mget(...windows)).reduce((n, v) => n + Number(v ?? 0), 0) : 0;
+  return { held, calls };
+}
+
+const leased = () => servers.reduce((n, s) => n + s.server.admission.leasedCalls, 0);
+
+describe('leases', () => {
+  it('a steady stream through 2 instances: most calls leased, each counted once, nothing left held', async () => {
+    const { id, key } = await servers[0].account('enterprise', { monthlyQuota: 100_000, rateLimit: 1_000_000 });
+    const before = leased();
+    const { statuses } = await stream(key, 2_000, 24);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2_000);
+    expect(leased() - before).toBeGreaterThan(1_000);
+    expect(await storedUsage(servers[0], id)).toBe(2_000);
+    // What the leases left unused is given back: no slot held, and the window has exactly the calls made.
+    await new Promise((r) => setTimeout(r, LEASE_MS * 3));
+    expect(await inRedis(id)).toEqual({ held: 0, calls: 2_000 });
+  }, 60_000);
+
+  it('up to the quota and past it: exactly the quota answered and stored, the rest refused', async () => {
+    const { id, key } = await servers[0].account('enterprise', { monthlyQuota: 1_500, rateLimit: 1_000_000 });
+    const before = leased();
+    const { statuses, codes } = await stream(key, 2_500, 24);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1_500);
+    expect(codes.length).toBe(1_000);
+    expect(new Set(codes)).toEqual(new Set(['quota_exceeded']));
+    expect(leased() - before).toBeGreaterThan(0);
+    expect(await storedUsage(servers[0], id)).toBe(1_500);
+    await new Promise((r) => setTimeout(r, LEASE_MS * 3));
+    expect((await inRedis(id)).held).toBe(0);
+  }, 60_000);
+
+  it('a leased call that fails is not charged, and its slot goes back to the quota', async () => {
+    const { id } = await servers[0].account('pro', { monthlyQuota: 10_000 });
+    const keyId = (await servers[0].db.pool.query<{ id: string }>('SELECT id FROM api_keys WHERE account_id = $1', [id])).rows[0].id;
+    const admission = new Admission({ pool: servers[0].db.pool, redis, logger: createLogger('silent'), background: new BackgroundWork() });
+    const caller: AdmissionCaller = { accountId: id, keyId, monthlyQuota: 10_000, ratePerMinute: 100_000 };
+    try {
+      // Two periods of demand, then a burst: the burst is served from a lease.
+      const tickets = [];
+      for (let round = 0; round < 3; round++) {
+        const admitted = await Promise.all(Array.from({ length: 40 }, () => admission.admit(caller, 'listings.search', true, new Date())));
+        for (const a of admitted) {
+          expect(a.outcome).toBe('admitted');
+          tickets.push(a.ticket!);
+        }
+        await new Promise((r) => setTimeout(r, LEASE_MS));
+      }
+      expect(admission.leasedCalls).toBeGreaterThan(0);
+      // Every other call fails: 60 answered, 60 not.
+      await Promise.all(tickets.map((t, i) => admission.settle(t, i % 2 === 0)));
+      await admission.stop();
+      const { rows } = await servers[0].db.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1', [id]);
+      expect(rows[0].used).toBe(60);
+      expect((await inRedis(id)).held).toBe(0);
+    } finally {
+      await admission.stop();
+    }
+  }, 30_000);
+});
