@@ -47,6 +47,8 @@ export const enum AdmitCode {
   NeedSeed = 4,
   /** Admitted, with the slots of a lease held for the instance's next calls (see leases.ts). */
   Leased = 5,
+  /** Over the per-minute limit while leased calls of the window may still come back: wait. */
+  RateWait = 6,
 }
 
 /** A lease of n slots needs this many times n left in the window and in the quota. */
@@ -83,6 +85,8 @@ local function lease(k, a, n)
   if rate > 0 then
     rcount = redis.call('INCRBY', KEYS[k + 3], n)
     if rcount == n then redis.call('PEXPIRE', KEYS[k + 3], ARGV[a + 2]) end
+    redis.call('INCRBY', KEYS[k + 3] .. ':leased', n)
+    redis.call('PEXPIRE', KEYS[k + 3] .. ':leased', ARGV[a + 2])
   end
   if limit >= 0 then
     local expiry = now + tonumber(ARGV[a + 7])
@@ -101,6 +105,12 @@ local function admit(k, a)
     rcount = redis.call('INCR', KEYS[k + 3])
     if rcount == 1 then redis.call('PEXPIRE', KEYS[k + 3], ARGV[a + 2]) end
     if rcount > rate then
+      -- Calls of the window leased by instances and not yet used or given back (within
+      -- 100 ms): the caller waits for them rather than be refused while some may be freed.
+      if tonumber(redis.call('GET', KEYS[k + 3] .. ':leased') or '0') > 0 then
+        redis.call('DECR', KEYS[k + 3])
+        return 6, rcount - 1, -1, 0
+      end
       local u = redis.call('GET', KEYS[k + 1])
       local held = 0
       if limit >= 0 then held = redis.call('ZCOUNT', KEYS[k + 2], now, '+inf') end
@@ -150,13 +160,15 @@ return out
 `;
 
 /**
- * What an instance gives back of a lease it did not use up: its slots (ARGV[2..]) and, while
- * the minute is the same, its calls of the window (ARGV[1] of them).
+ * What an instance gives back when a lease ends: its unused slots (ARGV[3..]), its unused
+ * calls of the window (ARGV[1]), and the lease itself from the
+ * window's leased calls (ARGV[2], its size), which make a caller over the limit wait.
  */
 const GIVE_BACK = `
-if #ARGV > 1 then redis.call('ZREM', KEYS[1], unpack(ARGV, 2)) end
+if #ARGV > 2 then redis.call('ZREM', KEYS[1], unpack(ARGV, 3)) end
 local calls = tonumber(ARGV[1])
 if calls > 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECRBY', KEYS[2], calls) end
+if redis.call('EXISTS', KEYS[2] .. ':leased') == 1 then redis.call('DECRBY', KEYS[2] .. ':leased', ARGV[2]) end
 return 0
 `;
 
@@ -194,7 +206,7 @@ type AdmissionRedis = Redis & {
   mboaAdmit(numberOfKeys: number, ...args: Array<string | number>): Promise<number[]>;
   mboaCommit(numberOfKeys: number, ...args: Array<string | number>): Promise<number[]>;
   mboaMirror(key: string): Promise<number>;
-  mboaGiveBack(holds: string, window: string, calls: number, ...holdIds: string[]): Promise<number>;
+  mboaGiveBack(holds: string, window: string, calls: number, size: number, ...holdIds: string[]): Promise<number>;
   mboaRaise(key: string, calls: number, ttlMs: number): Promise<number>;
 };
 
@@ -357,7 +369,7 @@ export class RedisAdmissionStore {
     return used === null ? null : { used: Number(used), pending };
   }
 
-  /** Gives back the unused part of a lease: its slots, and its calls of the window while that minute lasts. */
+  /** Gives back what a lease left unused: its slots, and its calls of the window. */
   async giveBack(input: {
     accountId: string;
     month: string;
@@ -365,10 +377,11 @@ export class RedisAdmissionStore {
     windowMs: number;
     holdIds: string[];
     calls: number;
+    size: number;
   }) {
     const [, holds, window] = this.keys(input.accountId, input.month, input.windowMs, input.rateScope);
-    const calls = Math.floor(Date.now() / WINDOW_MS) === Math.floor(input.windowMs / WINDOW_MS) ? input.calls : 0;
-    await this.redis.mboaGiveBack(holds, window, calls, ...input.holdIds);
+    // A window whose minute is over is read by no one any more: giving back to it is harmless.
+    await this.redis.mboaGiveBack(holds, window, input.calls, input.size, ...input.holdIds);
   }
 
   async release(input: { accountId: string; month: string; holdId: string }): Promise<void> {

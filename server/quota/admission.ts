@@ -24,7 +24,7 @@ import type { Logger } from '../platform/logger.js';
 import type { BackgroundWork } from '../platform/background-work.js';
 import { PostgresAdmissionStore } from './admission-postgres.js';
 import { AdmitCode, RedisAdmissionStore, type RedisAdmitResult, usageKeys, WINDOW_MS } from './admission-redis.js';
-import { Leases } from './leases.js';
+import { LEASE_MIN_RATE, LEASE_MS, Leases } from './leases.js';
 import { breakdownField, UsageFlusher } from './usage-flusher.js';
 
 export interface AdmissionCaller {
@@ -84,6 +84,8 @@ export interface AdmissionOptions {
 }
 
 const REDIS_RETRY_MS = 1_000;
+/** Longest wait for leased calls of the minute's window to come back before refusing `rate_limited`. */
+const RATE_WAIT_MS = 4 * LEASE_MS;
 
 /** Whose per-minute window: an account's live calls or its test keys'. */
 const rateKey = (caller: AdmissionCaller) => `${caller.accountId}:${caller.rateScope ?? 'live'}`;
@@ -176,7 +178,10 @@ export class Admission {
     for (;;) {
       const at = waited === 0 ? now : new Date(now.getTime() + waited);
       const r = await this.admitOnce(caller, month, counted, holdId, at);
-      if (r.code === AdmitCode.Wait && waited < this.maxWaitMs) {
+      // Over the per-minute limit while another instance's lease may still give calls back
+      // (leases last LEASE_MS): wait a little for them, then refuse.
+      const waitMore = r.code === AdmitCode.Wait ? waited < this.maxWaitMs : r.code === AdmitCode.RateWait && waited < RATE_WAIT_MS;
+      if (waitMore) {
         await new Promise((resolve) => setTimeout(resolve, delay));
         waited += delay;
         delay = Math.min(delay * 2, 50);
@@ -190,7 +195,7 @@ export class Admission {
               remaining: Math.max(0, caller.ratePerMinute - r.rateCount),
               resetSeconds: Math.max(1, Math.ceil((WINDOW_MS - (at.getTime() % WINDOW_MS)) / 1000)),
             };
-      if (r.code === AdmitCode.RateLimited) {
+      if (r.code === AdmitCode.RateLimited || r.code === AdmitCode.RateWait) {
         const used = r.used >= 0 ? r.used + r.pending : await this.peek(caller, at);
         return { outcome: 'rate_limited', used, rate, ticket: null };
       }
@@ -296,12 +301,15 @@ export class Admission {
     now: Date,
   ): Promise<RedisAdmitResult & { holdId?: string }> {
     const leaseKey = `${caller.accountId}:${caller.rateScope ?? 'live'}`;
-    const leasing = counted && caller.rateScope !== 'test';
+    const leasing = counted && caller.rateScope !== 'test' && (caller.ratePerMinute === null || caller.ratePerMinute >= LEASE_MIN_RATE);
     const demand = leasing ? this.leases.want(leaseKey, now.getTime()) : 1;
     if (leasing) {
       for (;;) {
         const leased = this.leases.take(leaseKey, month, now.getTime());
-        if (leased) return { code: AdmitCode.Admitted, ...leased };
+        if (leased) {
+          this.noteRate(caller, now, leased.rateCount);
+          return { code: AdmitCode.Admitted, ...leased };
+        }
         const asked = this.leases.pending(leaseKey);
         if (!asked) break;
         await asked;
@@ -354,8 +362,8 @@ export class Admission {
         limited: caller.monthlyQuota !== null,
         nowMs: now.getTime(),
       });
-      if (caller.ratePerMinute !== null)
-        this.rateSeen.set(rateKey(caller), { window: now.getTime() - (now.getTime() % WINDOW_MS), calls: r.rateCount });
+      // The calls made, not the lease's: PostgreSQL's window starts there if Redis is lost.
+      this.noteRate(caller, now, r.rateCount - (size - 1));
       return {
         code: AdmitCode.Admitted,
         rateCount: r.rateCount - (size - 1),
@@ -367,9 +375,13 @@ export class Admission {
     if (r.code === AdmitCode.NeedSeed) {
       r = await this.redisStore!.admit({ ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'missing' } });
     }
-    if (caller.ratePerMinute !== null)
-      this.rateSeen.set(rateKey(caller), { window: now.getTime() - (now.getTime() % WINDOW_MS), calls: r.rateCount });
+    this.noteRate(caller, now, r.rateCount);
     return r;
+  }
+
+  /** The per-minute count Redis gave this instance last (see rateSeen). */
+  private noteRate(caller: AdmissionCaller, now: Date, calls: number): void {
+    if (caller.ratePerMinute !== null) this.rateSeen.set(rateKey(caller), { window: now.getTime() - (now.getTime() % WINDOW_MS), calls });
   }
 
   /**

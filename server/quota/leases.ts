@@ -7,20 +7,29 @@
  * Redis, expiring on its own) and an ordinary call of the minute's window, so nothing else
  * changes: a call is counted when answered 2xx and frees its slot otherwise, and the quota
  * can never be passed. What is left of a lease after LEASE_MS (or once its minute or month
- * is over) is given back: its slots and, within the minute, its calls of the window.
+ * is over) is given back: its slots and its calls of the window.
  *
  * Redis grants a lease only with room to spare (LEASE_ROOM times its size left in both the
  * window and the quota), so slots held ahead by one instance never make another instance's
- * call wait or be refused. The size follows the demand: the calls of the account on this
- * instance in the last LEASE_MS, at most MAX_LEASE; one call at a time asks for none.
+ * call be refused: over the per-minute limit, a call waits (briefly) while leased calls of
+ * the window may still come back. The size follows the demand: the calls of the account on
+ * this instance in the last LEASE_MS, at most MAX_LEASE; one call at a time asks for none.
+ * Accounts under LEASE_MIN_RATE calls a minute never lease.
  *
  * What a fault can cost: an instance that crashes holding a lease keeps up to MAX_LEASE
  * slots from the account until they expire (holdTtlMs, 2 min; never charged) and up to
  * MAX_LEASE calls from its per-minute window until the minute ends. Losing Redis drops the
- * leases: their slots and calls vanish with Redis's own counts.
+ * leases: their slots and calls vanish with Redis's own counts; the per-minute count an
+ * instance carries to PostgreSQL then may include another instance's unused leased calls
+ * (at most MAX_LEASE each), so that minute may allow that many calls fewer.
  */
 export const LEASE_MS = 100;
 export const MAX_LEASE = 64;
+/**
+ * Only accounts allowed at least this many calls a minute (or unlimited) lease: below it
+ * there is no load to save, and a lease would be a large part of the minute's calls.
+ */
+export const LEASE_MIN_RATE = 1_000;
 
 /** What a call admitted from a lease sees, as Redis would have answered it alone. */
 export interface LeasedCall {
@@ -55,6 +64,8 @@ export interface Unused {
   windowMs: number;
   holdIds: string[];
   calls: number;
+  /** The lease's size: what it added to the window's leased calls. */
+  size: number;
 }
 
 /** The leases of one instance, by account (and scope). */
@@ -138,7 +149,7 @@ export class Leases {
     if (!lease) return;
     this.leases.delete(key);
     clearTimeout(lease.timer);
-    if (!lease.holds.length) return;
+    // Even used up, the lease leaves the window's leased calls.
     void this.giveBack({
       accountId: lease.accountId,
       rateScope: lease.rateScope,
@@ -146,6 +157,7 @@ export class Leases {
       windowMs: lease.window * 60_000,
       holdIds: lease.holds,
       calls: lease.holds.length,
+      size: lease.size,
     });
   }
 

@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { Admission, type AdmissionCaller } from '../../server/quota/admission.js';
-import { LEASE_MS } from '../../server/quota/leases.js';
+import { LEASE_MIN_RATE, LEASE_MS } from '../../server/quota/leases.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { BackgroundWork } from '../../server/platform/background-work.js';
 import { itWhen } from '../helpers/requires.js';
@@ -64,6 +64,7 @@ describe('leases', () => {
     const { statuses } = await stream(key, 2_000, 24);
     expect(statuses.filter((s) => s === 200)).toHaveLength(2_000);
     expect(leased() - before).toBeGreaterThan(1_000);
+    for (const s of servers) await s.server.flushUsage();
     expect(await storedUsage(servers[0], id)).toBe(2_000);
     // What the leases left unused is given back: no slot held, and the window has exactly the calls made.
     await new Promise((r) => setTimeout(r, LEASE_MS * 3));
@@ -78,6 +79,7 @@ describe('leases', () => {
     expect(codes.length).toBe(1_000);
     expect(new Set(codes)).toEqual(new Set(['quota_exceeded']));
     expect(leased() - before).toBeGreaterThan(0);
+    for (const s of servers) await s.server.flushUsage();
     expect(await storedUsage(servers[0], id)).toBe(1_500);
     await new Promise((r) => setTimeout(r, LEASE_MS * 3));
     expect((await inRedis(id)).held).toBe(0);
@@ -108,6 +110,36 @@ describe('leases', () => {
       expect((await inRedis(id)).held).toBe(0);
     } finally {
       await admission.stop();
+    }
+  }, 30_000);
+
+  it('over the per-minute limit while another instance holds leased calls: waits for them instead of being refused', async () => {
+    const { id } = await servers[0].account('pro', { monthlyQuota: 100_000, rateLimit: LEASE_MIN_RATE });
+    const keyId = (await servers[0].db.pool.query<{ id: string }>('SELECT id FROM api_keys WHERE account_id = $1', [id])).rows[0].id;
+    const caller: AdmissionCaller = { accountId: id, keyId, monthlyQuota: 100_000, ratePerMinute: LEASE_MIN_RATE };
+    const open = () => new Admission({ pool: servers[0].db.pool, redis, logger: createLogger('silent'), background: new BackgroundWork() });
+    const [a, b] = [open(), open()];
+    const admit = (x: Admission) => x.admit(caller, 'listings.search', true, new Date());
+    try {
+      // Instance a: 10 calls, then in the next period one more, which takes a lease of 10.
+      for (const r of await Promise.all(Array.from({ length: 10 }, () => admit(a)))) expect(r.outcome).toBe('admitted');
+      await new Promise((r) => setTimeout(r, LEASE_MS - (Date.now() % LEASE_MS) + 5));
+      expect((await admit(a)).outcome).toBe('admitted');
+      const window = `mboa:rl:{${id}}:${Math.floor(Date.now() / 60_000)}`;
+      expect(await redis.get(`${window}:leased`)).toBe('10');
+      expect(await redis.get(window)).toBe('20');
+      // 11 calls made, 9 leased and unused: all of instance b's 989 calls at once get through,
+      // the last of them once a's lease gives its 9 back...
+      const rest = LEASE_MIN_RATE - 11;
+      const burst = await Promise.all(Array.from({ length: rest }, () => admit(b)));
+      expect(burst.filter((r) => r.outcome === 'admitted')).toHaveLength(rest);
+      // ...and then the limit holds: exactly the limit in the window, none leased, the next refused.
+      expect(await redis.get(window)).toBe(String(LEASE_MIN_RATE));
+      expect(await redis.get(`${window}:leased`)).toBe('0');
+      expect((await admit(b)).outcome).toBe('rate_limited');
+    } finally {
+      await a.stop();
+      await b.stop();
     }
   }, 30_000);
 });
