@@ -12,6 +12,8 @@ export class Metrics {
   private readonly requests: Counter<'route' | 'method' | 'status'>;
   private readonly latency: Histogram<'route' | 'method' | 'status'>;
   private readonly problems: Counter<'code'>;
+  /** The series of each route, method and status, looked up once (labels are hashed on every use otherwise). */
+  private readonly series = new Map<string, { requests: { inc(): void }; latency: { observe(seconds: number): void } }>();
 
   constructor(pool: pg.Pool) {
     collectDefaultMetrics({ register: this.registry, prefix: 'mboa_' });
@@ -49,9 +51,15 @@ export class Metrics {
 
   /** One answer, written or cut: its route pattern (never the raw path), method, status and duration. */
   record(route: string, method: string, status: number, seconds: number): void {
-    const labels = { route, method, status: String(status) };
-    this.requests.inc(labels);
-    this.latency.observe(labels, seconds);
+    const key = `${route} ${method} ${status}`;
+    let series = this.series.get(key);
+    if (!series) {
+      const labels = { route, method, status: String(status) };
+      series = { requests: this.requests.labels(labels), latency: this.latency.labels(labels) };
+      this.series.set(key, series);
+    }
+    series.requests.inc();
+    series.latency.observe(seconds);
   }
 
   problem(code: string): void {

@@ -186,18 +186,28 @@ return calls
 `;
 
 /**
- * Counts a batch of answered calls: entry i has KEYS[3i+1..3i+3] and ARGV[3i+1..3i+3];
- * result i is the month's count once that call is in it.
+ * Counts a batch of answered calls, one entry per account and month (KEYS[3g+1..3g+3]):
+ * its ARGV are the number of slots to free, of breakdown fields and of calls, the TTL of
+ * the month's count, then the slots, then each field with its calls. Result g is the
+ * month's count once the entry's calls are in it.
  */
 const COMMIT = `
 local out = {}
-for i = 0, #KEYS / 3 - 1 do
-  local k, a = i * 3, i * 3
-  if ARGV[a + 1] ~= '' then redis.call('ZREM', KEYS[k + 2], ARGV[a + 1]) end
-  local used = redis.call('INCR', KEYS[k + 1])
-  if used == 1 then redis.call('EXPIRE', KEYS[k + 1], ARGV[a + 3]) end
-  redis.call('HINCRBY', KEYS[k + 3], ARGV[a + 2], 1)
-  out[i + 1] = used
+local a = 1
+for g = 0, #KEYS / 3 - 1 do
+  local k = g * 3
+  local holds, fields, calls = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  local ttl = ARGV[a + 3]
+  a = a + 4
+  if holds > 0 then redis.call('ZREM', KEYS[k + 2], unpack(ARGV, a, a + holds - 1)) end
+  a = a + holds
+  local used = redis.call('INCRBY', KEYS[k + 1], calls)
+  if used == calls then redis.call('EXPIRE', KEYS[k + 1], ttl) end
+  for f = 1, fields do
+    redis.call('HINCRBY', KEYS[k + 3], ARGV[a], ARGV[a + 1])
+    a = a + 2
+  end
+  out[g + 1] = used
 end
 return out
 `;
@@ -249,7 +259,7 @@ export class RedisAdmissionStore {
   /** Calls to admit, sent together at the end of this turn of the event loop. */
   private readonly admits: ScriptBatch<RedisAdmitResult>;
   /** Answered calls to count, sent with the next admissions or after COMMIT_WAIT_MS. */
-  private readonly commits: ScriptBatch<number>;
+  private readonly commits = new CommitBatch();
   private sendAt: 'now' | 'later' | null = null;
   private commitTimer: NodeJS.Timeout | undefined;
 
@@ -266,7 +276,6 @@ export class RedisAdmissionStore {
     }
     this.redis = redis as AdmissionRedis;
     this.admits = new ScriptBatch(4, ([code, rateCount, used, pending]) => ({ code, rateCount, used, pending }));
-    this.commits = new ScriptBatch(1, ([used]) => used);
   }
 
   /**
@@ -341,7 +350,7 @@ export class RedisAdmissionStore {
   /** Counts an answered call; resolves with the month's count (see `send` for when it goes). */
   commit(input: { accountId: string; month: string; holdId: string | null; breakdown: string }): Promise<number> {
     const [used, holds] = this.keys(input.accountId, input.month, 0);
-    const counted = this.commits.add([used, holds, this.usage.pending], [input.holdId ?? '', input.breakdown, USED_TTL_SECONDS]);
+    const counted = this.commits.add([used, holds, this.usage.pending], input.holdId, input.breakdown);
     this.schedule('later');
     return counted;
   }
@@ -430,6 +439,59 @@ class ScriptBatch<T> {
         }),
       fail: (err: Error) => {
         for (const w of waiting) w.reject(err);
+      },
+    };
+  }
+}
+
+/**
+ * Answered calls waiting to be counted, gathered per account and month: one INCRBY, one
+ * HINCRBY per breakdown field and one ZREM for all of an account's calls in the batch.
+ */
+class CommitBatch {
+  private groups = new Map<
+    string,
+    {
+      keys: string[];
+      holds: string[];
+      fields: Map<string, number>;
+      waiting: Array<{ resolve: (used: number) => void; reject: (err: Error) => void }>;
+    }
+  >();
+
+  add(keys: [string, string, string], holdId: string | null, field: string): Promise<number> {
+    let group = this.groups.get(keys[0]);
+    if (!group) this.groups.set(keys[0], (group = { keys, holds: [], fields: new Map(), waiting: [] }));
+    if (holdId) group.holds.push(holdId);
+    group.fields.set(field, (group.fields.get(field) ?? 0) + 1);
+    const waiting = group.waiting;
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  }
+
+  /** What waits, to send now (the same shape as ScriptBatch's); null when nothing does. */
+  take() {
+    if (this.groups.size === 0) return null;
+    const groups = [...this.groups.values()];
+    this.groups = new Map();
+    const keys: string[] = [];
+    const args: Array<string | number> = [];
+    for (const g of groups) {
+      keys.push(...g.keys);
+      args.push(g.holds.length, g.fields.size, g.waiting.length, USED_TTL_SECONDS, ...g.holds);
+      for (const [field, calls] of g.fields) args.push(field, calls);
+    }
+    return {
+      keys,
+      args,
+      deliver: (results: number[]) =>
+        groups.forEach((g, i) => {
+          const used = Number(results[i]);
+          // Each call gets the count as it stood once it was in: the last one, the whole batch's.
+          if (Number.isFinite(used)) g.waiting.forEach((w, j) => w.resolve(used - (g.waiting.length - 1 - j)));
+          else for (const w of g.waiting) w.reject(new Error('redis answered a batch short'));
+        }),
+      fail: (err: Error) => {
+        for (const g of groups) for (const w of g.waiting) w.reject(err);
       },
     };
   }
