@@ -17,6 +17,11 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 export interface StartedRequest {
   requestId: string;
   caller?: { accountId: string };
+  /**
+   * Called once when the answer ends: `finished` when it was all handed to the network,
+   * false when the connection closed first (one pair of listeners per request serves all).
+   */
+  onEnd?: (finished: boolean) => void;
 }
 
 export interface RequestStartDeps {
@@ -42,9 +47,10 @@ export function startRequest<C extends StartedRequest>(
   res.setHeader('X-Request-Id', id);
   if (o.secure) res.setHeader('Strict-Transport-Security', HSTS);
   let done = false;
-  const end = () => {
+  const end = (finished: boolean) => {
     if (done) return;
     done = true;
+    ctx.onEnd?.(finished);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     deps.metrics.record(o.routeOf(), req.method ?? 'GET', res.statusCode, seconds);
     deps.logger.info(
@@ -52,8 +58,8 @@ export function startRequest<C extends StartedRequest>(
       'request',
     );
   };
-  res.on('finish', end);
-  res.on('close', end);
+  res.on('finish', () => end(true));
+  res.on('close', () => end(res.writableFinished));
   return ctx;
 }
 

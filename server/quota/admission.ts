@@ -87,6 +87,19 @@ const REDIS_RETRY_MS = 1_000;
 /** Longest wait for leased calls of the minute's window to come back before refusing `rate_limited`. */
 const RATE_WAIT_MS = 4 * LEASE_MS;
 
+/** Whose lease (see leases.ts): an account's live calls. */
+const leaseKeyOf = (caller: AdmissionCaller) => `${caller.accountId}:${caller.rateScope ?? 'live'}`;
+
+/** The per-minute limit as it stands after a call, for the RateLimit headers; null when unlimited. */
+function rateState(caller: AdmissionCaller, rateCount: number, at: Date): RateState | null {
+  if (caller.ratePerMinute === null) return null;
+  return {
+    limit: caller.ratePerMinute,
+    remaining: Math.max(0, caller.ratePerMinute - rateCount),
+    resetSeconds: Math.max(1, Math.ceil((WINDOW_MS - (at.getTime() % WINDOW_MS)) / 1000)),
+  };
+}
+
 /** Whose per-minute window: an account's live calls or its test keys'. */
 const rateKey = (caller: AdmissionCaller) => `${caller.accountId}:${caller.rateScope ?? 'live'}`;
 /** The row of rate_windows that holds it (test keys count under an account id of their own there). */
@@ -187,39 +200,63 @@ export class Admission {
         delay = Math.min(delay * 2, 50);
         continue;
       }
-      const rate =
-        caller.ratePerMinute === null
-          ? null
-          : {
-              limit: caller.ratePerMinute,
-              remaining: Math.max(0, caller.ratePerMinute - r.rateCount),
-              resetSeconds: Math.max(1, Math.ceil((WINDOW_MS - (at.getTime() % WINDOW_MS)) / 1000)),
-            };
       if (r.code === AdmitCode.RateLimited || r.code === AdmitCode.RateWait) {
         const used = r.used >= 0 ? r.used + r.pending : await this.peek(caller, at);
-        return { outcome: 'rate_limited', used, rate, ticket: null };
+        return { outcome: 'rate_limited', used, rate: rateState(caller, r.rateCount, at), ticket: null };
       }
-      if (r.code === AdmitCode.QuotaFull || r.code === AdmitCode.Wait)
-        return { outcome: 'quota_exceeded', used: r.used + r.pending, rate, ticket: null };
-      if (!counted) return { outcome: 'admitted', used: r.used + r.pending, rate, ticket: null };
-      const limited = caller.monthlyQuota !== null;
-      return {
-        outcome: 'admitted',
-        used: r.used + (limited ? r.pending : 1),
-        rate,
-        ticket: {
-          store: r.store,
-          holdId: limited ? (('holdId' in r ? r.holdId : undefined) ?? holdId) : null,
-          accountId: caller.accountId,
-          keyId: caller.keyId,
-          endpoint,
-          month,
-          day: isoDay(at),
-          limit: caller.monthlyQuota,
-          settled: false,
-        },
-      };
+      return this.result(caller, endpoint, counted, month, at, { ...r, holdId: ('holdId' in r ? r.holdId : undefined) ?? holdId });
     }
+  }
+
+  /**
+   * A counted call admitted at once from this instance's lease for its account, with no
+   * round trip and no wait; null when there is none (then `admit`).
+   */
+  admitFromLease(caller: AdmissionCaller, endpoint: string, counted: boolean, now: Date): AdmissionResult | null {
+    if (!counted || !this.leasable(caller) || !this.redisStore || !this.redisUsable()) return null;
+    const month = isoDay(monthStart(now));
+    const key = leaseKeyOf(caller);
+    const leased = this.leases.take(key, month, now.getTime());
+    if (!leased) return null;
+    this.leases.want(key, now.getTime());
+    this.noteRate(caller, now, leased.rateCount);
+    return this.result(caller, endpoint, counted, month, now, { code: AdmitCode.Admitted, store: 'redis', ...leased });
+  }
+
+  private result(
+    caller: AdmissionCaller,
+    endpoint: string,
+    counted: boolean,
+    month: string,
+    at: Date,
+    r: { code: AdmitCode; store: 'redis' | 'postgres'; rateCount: number; used: number; pending: number; holdId: string },
+  ): AdmissionResult {
+    const rate = rateState(caller, r.rateCount, at);
+    if (r.code === AdmitCode.QuotaFull || r.code === AdmitCode.Wait)
+      return { outcome: 'quota_exceeded', used: r.used + r.pending, rate, ticket: null };
+    if (!counted) return { outcome: 'admitted', used: r.used + r.pending, rate, ticket: null };
+    const limited = caller.monthlyQuota !== null;
+    return {
+      outcome: 'admitted',
+      used: r.used + (limited ? r.pending : 1),
+      rate,
+      ticket: {
+        store: r.store,
+        holdId: limited ? r.holdId : null,
+        accountId: caller.accountId,
+        keyId: caller.keyId,
+        endpoint,
+        month,
+        day: isoDay(at),
+        limit: caller.monthlyQuota,
+        settled: false,
+      },
+    };
+  }
+
+  /** Whether an account's counted calls may be leased (see leases.ts). */
+  private leasable(caller: AdmissionCaller): boolean {
+    return caller.rateScope !== 'test' && (caller.ratePerMinute === null || caller.ratePerMinute >= LEASE_MIN_RATE);
   }
 
   /** The quota as it stands, without taking anything (for answers refused before admission). */
@@ -300,8 +337,8 @@ export class Admission {
     holdId: string,
     now: Date,
   ): Promise<RedisAdmitResult & { holdId?: string }> {
-    const leaseKey = `${caller.accountId}:${caller.rateScope ?? 'live'}`;
-    const leasing = counted && caller.rateScope !== 'test' && (caller.ratePerMinute === null || caller.ratePerMinute >= LEASE_MIN_RATE);
+    const leaseKey = leaseKeyOf(caller);
+    const leasing = counted && this.leasable(caller);
     const demand = leasing ? this.leases.want(leaseKey, now.getTime()) : 1;
     if (leasing) {
       for (;;) {
