@@ -199,7 +199,10 @@ for g = 0, #KEYS / 3 - 1 do
   local holds, fields, calls = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   local ttl = ARGV[a + 3]
   a = a + 4
-  if holds > 0 then redis.call('ZREM', KEYS[k + 2], unpack(ARGV, a, a + holds - 1)) end
+  -- ZREM by a thousand at a time: Lua unpacks only so many values at once.
+  for from = a, a + holds - 1, 1000 do
+    redis.call('ZREM', KEYS[k + 2], unpack(ARGV, from, math.min(from + 999, a + holds - 1)))
+  end
   a = a + holds
   local used = redis.call('INCRBY', KEYS[k + 1], calls)
   if used == calls then redis.call('EXPIRE', KEYS[k + 1], ttl) end

@@ -172,7 +172,7 @@ export class Admission {
   async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    this.leases.closeAll();
+    await this.leases.closeAll();
     await this.flushNow();
   }
 

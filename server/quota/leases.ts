@@ -97,14 +97,14 @@ export class Leases {
     const lease = this.leases.get(key);
     if (!lease) return null;
     if (lease.month !== month || lease.window !== Math.floor(nowMs / 60_000) || nowMs >= lease.expiresAt || !lease.holds.length) {
-      this.close(key);
+      void this.close(key);
       return null;
     }
     const holdId = lease.holds.pop()!;
     const left = lease.holds.length;
     const taken = lease.size - left;
     this.leasedCalls++;
-    if (!left) this.close(key);
+    if (!left) void this.close(key);
     return {
       holdId,
       rateCount: lease.rateCount - left,
@@ -136,21 +136,21 @@ export class Leases {
     key: string,
     o: Omit<Lease, 'expiresAt' | 'timer' | 'size'> & { accountId: string; rateScope: 'live' | 'test'; nowMs: number },
   ): void {
-    this.close(key);
-    const timer = setTimeout(() => this.close(key), LEASE_MS);
+    void this.close(key);
+    const timer = setTimeout(() => void this.close(key), LEASE_MS);
     timer.unref();
     const { nowMs, ...lease } = o;
     this.leases.set(key, { ...lease, size: o.holds.length + 1, expiresAt: nowMs + LEASE_MS, timer });
   }
 
   /** Gives back what a lease left unused. */
-  close(key: string): void {
+  close(key: string): Promise<void> {
     const lease = this.leases.get(key);
-    if (!lease) return;
+    if (!lease) return Promise.resolve();
     this.leases.delete(key);
     clearTimeout(lease.timer);
     // Even used up, the lease leaves the window's leased calls.
-    void this.giveBack({
+    return this.giveBack({
       accountId: lease.accountId,
       rateScope: lease.rateScope,
       month: lease.month,
@@ -161,9 +161,9 @@ export class Leases {
     });
   }
 
-  /** Gives back every lease (a shutdown). */
-  closeAll(): void {
-    for (const key of [...this.leases.keys()]) this.close(key);
+  /** Gives back every lease (a shutdown), resolving once Redis has them back. */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.leases.keys()].map((key) => this.close(key)));
   }
 
   /** Redis was lost: its holds and windows went with it, nothing to give back. */

@@ -146,4 +146,23 @@ describe('leases', () => {
       await b.stop();
     }
   }, 30_000);
+
+  it('counts 9,000 calls answered at once in one batch (more slots than Lua unpacks at a time)', async () => {
+    const { id } = await servers[0].account('enterprise', { monthlyQuota: 20_000 });
+    const keyId = (await servers[0].db.pool.query<{ id: string }>('SELECT id FROM api_keys WHERE account_id = $1', [id])).rows[0].id;
+    const admission = new Admission({ pool: servers[0].db.pool, redis, logger: createLogger('silent'), background: new BackgroundWork() });
+    const caller: AdmissionCaller = { accountId: id, keyId, monthlyQuota: 20_000, ratePerMinute: null };
+    try {
+      const admitted = await Promise.all(Array.from({ length: 9_000 }, () => admission.admit(caller, 'listings.search', true, new Date())));
+      expect(admitted.every((a) => a.outcome === 'admitted')).toBe(true);
+      expect((await inRedis(id)).held).toBe(9_000);
+      await Promise.all(admitted.map((a) => admission.settle(a.ticket!, true)));
+      expect((await inRedis(id)).held).toBe(0);
+      await admission.stop();
+      const { rows } = await servers[0].db.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1', [id]);
+      expect(rows[0].used).toBe(9_000);
+    } finally {
+      await admission.stop();
+    }
+  }, 60_000);
 });
