@@ -1,8 +1,9 @@
 /**
  * The chain every /api/v1 call goes through, in order:
  * key → account → plan → rate limit and quota (one admission) → (handler) → counted once
- * the answer is written. One middleware, so the common case costs one in-memory key lookup
- * and one admission round trip before the handler. Each refusal is an ApiError with the
+ * the answer is written. The common case costs one in-memory key lookup and, before the
+ * handler, a slot from the account's lease (no round trip) or one admission shared with the
+ * other calls of the same event-loop turn. Each refusal is an ApiError with the
  * quota headers set; every answer of an identified caller carries them.
  */
 import type pg from 'pg';

@@ -1,14 +1,16 @@
 /**
- * Admission in Redis: the per-minute window and the quota of one account in one Lua script
- * (one round trip before the handler), and the count of an answered call in another (one
- * round trip after the answer, off the caller's path). Redis is the authority on the
+ * Admission in Redis: the per-minute window and the quota of the calls an instance admits
+ * in one turn of its event loop, in one Lua script (a round trip before their handlers),
+ * and the counts of answered calls in another, sent in the same write (off the callers'
+ * path); leases (leases.ts) take several slots at once. Redis is the authority on the
  * month's count while it is up; the per-day, per-endpoint, per-key breakdown accumulates in
  * one hash that the usage flusher moves to PostgreSQL every second.
  *
  * Keys (one Redis, not a cluster): `mboa:q:{acct}:{month}` the calls counted this month,
  * `mboa:qh:{acct}:{month}` a sorted set of slots held by calls in flight (scored by their
  * expiry, so a crashed instance's slots free themselves), `mboa:rl:{acct}:{window}` the
- * per-minute count, `mboa:usage:pending:{database}` the breakdown not yet in PostgreSQL.
+ * per-minute count (`...:leased` beside it: the calls of that window leased and not yet
+ * given back), `mboa:usage:pending:{database}` the breakdown not yet in PostgreSQL.
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';

@@ -8,8 +8,9 @@
  *   in flight stand in the way, the call waits for them to settle (they may fail and free
  *   their slot) instead of being refused.
  *
- * Where: Redis when configured and reachable (one round trip before the handler, one
- * after the answer); PostgreSQL otherwise, with the same rules. When Redis stops answering
+ * Where: Redis when configured and reachable (a round trip before the handler shared by
+ * the calls of one event-loop turn, or none for a call from its account's lease; the count
+ * after the answer, batched); PostgreSQL otherwise, with the same rules. When Redis stops answering
  * the server switches to PostgreSQL at once, and back when Redis is reachable again, then
  * raises each account's Redis count to PostgreSQL's before trusting it (calls counted in
  * PostgreSQL meanwhile are not forgotten). README, "Rate limit and quota under faults",
