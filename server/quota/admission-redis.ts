@@ -292,32 +292,30 @@ export class RedisAdmissionStore {
     this.sendAt = null;
     clearTimeout(this.commitTimer);
     this.commitTimer = undefined;
-    const admits = this.admits.take();
-    const commits = this.commits.take();
-    if (admits && commits) {
-      const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> & {
-        mboaAdmit(...args: Array<string | number>): unknown;
-        mboaCommit(...args: Array<string | number>): unknown;
-      };
-      pipeline.mboaAdmit(admits.keys.length, ...admits.keys, ...admits.args);
-      pipeline.mboaCommit(commits.keys.length, ...commits.keys, ...commits.args);
-      pipeline.exec().then(
-        (replies) => {
-          const [[admitErr, admitted], [commitErr, counted]] = replies ?? [[new Error('no answer')], [new Error('no answer')]];
-          if (admitErr) admits.fail(admitErr);
-          else admits.deliver(admitted as number[]);
-          if (commitErr) commits.fail(commitErr);
-          else commits.deliver(counted as number[]);
-        },
-        (err: Error) => {
-          admits.fail(err);
-          commits.fail(err);
-        },
-      );
-    } else if (admits) {
-      this.redis.mboaAdmit(admits.keys.length, ...admits.keys, ...admits.args).then(admits.deliver, admits.fail);
-    } else if (commits) {
-      this.redis.mboaCommit(commits.keys.length, ...commits.keys, ...commits.args).then(commits.deliver, commits.fail);
+    const scripts = [...this.admits.take('mboaAdmit'), ...this.commits.take()];
+    const fail = (err: Error) => {
+      for (const script of scripts) script.fail(err);
+    };
+    try {
+      if (scripts.length === 1) {
+        const [script] = scripts;
+        this.redis[script.command](script.keys.length, ...script.keys, ...script.args).then(script.deliver, script.fail);
+        return;
+      }
+      if (scripts.length === 0) return;
+      const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> &
+        Record<Script['command'], (...args: Array<string | number>) => unknown>;
+      for (const script of scripts) pipeline[script.command](script.keys.length, ...script.keys, ...script.args);
+      pipeline.exec().then((replies) => {
+        scripts.forEach((script, i) => {
+          const [err, results] = replies?.[i] ?? [new Error('no answer')];
+          if (err) script.fail(err);
+          else script.deliver(results as number[]);
+        });
+      }, fail);
+    } catch (err) {
+      // Never left waiting: a call whose admission or count could not be sent hears so.
+      fail(err as Error);
     }
   }
 
@@ -404,14 +402,24 @@ export class RedisAdmissionStore {
   }
 }
 
+/** How many calls one script carries at most: a burst is sent as several, in one pipeline. */
+const SCRIPT_ENTRIES = 500;
+
+/** One script to send: its keys and arguments, and what to do with its answer. */
+interface Script {
+  command: 'mboaAdmit' | 'mboaCommit';
+  keys: string[];
+  args: Array<string | number>;
+  deliver: (results: number[]) => void;
+  fail: (err: Error) => void;
+}
+
 /**
- * The entries waiting for one batched script: each adds its keys and arguments, and gets
- * its own `width` results back (or the batch's error).
+ * The calls waiting for one batched script: each adds its keys and arguments, and gets its
+ * own `width` results back (or the batch's error).
  */
 class ScriptBatch<T> {
-  private keys: string[] = [];
-  private args: Array<string | number> = [];
-  private waiting: Array<{ resolve: (value: T) => void; reject: (err: Error) => void }> = [];
+  private waiting: Array<{ keys: string[]; args: Array<string | number>; resolve: (value: T) => void; reject: (err: Error) => void }> = [];
 
   constructor(
     private readonly width: number,
@@ -419,85 +427,96 @@ class ScriptBatch<T> {
   ) {}
 
   add(keys: string[], args: Array<string | number>): Promise<T> {
-    return new Promise((resolve, reject) => {
-      this.keys.push(...keys);
-      this.args.push(...args);
-      this.waiting.push({ resolve, reject });
-    });
+    return new Promise((resolve, reject) => this.waiting.push({ keys, args, resolve, reject }));
   }
 
-  /** What waits, to send now; null when nothing does. */
-  take() {
-    if (this.waiting.length === 0) return null;
-    const { keys, args, waiting, width, read } = this;
-    this.keys = [];
-    this.args = [];
+  /** What waits, as scripts of at most SCRIPT_ENTRIES calls each. */
+  take(command: Script['command']): Script[] {
+    const { waiting, width, read } = this;
     this.waiting = [];
-    return {
-      keys,
-      args,
-      deliver: (results: number[]) =>
-        waiting.forEach((w, i) => {
-          const own = results.slice(i * width, (i + 1) * width);
-          if (own.length === width) w.resolve(read(own.map(Number)));
-          else w.reject(new Error('redis answered a batch short'));
-        }),
-      fail: (err: Error) => {
-        for (const w of waiting) w.reject(err);
-      },
-    };
+    const scripts: Script[] = [];
+    for (let from = 0; from < waiting.length; from += SCRIPT_ENTRIES) {
+      const chunk = waiting.slice(from, from + SCRIPT_ENTRIES);
+      scripts.push({
+        command,
+        keys: chunk.flatMap((w) => w.keys),
+        args: chunk.flatMap((w) => w.args),
+        deliver: (results) =>
+          chunk.forEach((w, i) => {
+            const own = results.slice(i * width, (i + 1) * width);
+            if (own.length === width) w.resolve(read(own.map(Number)));
+            else w.reject(new Error('redis answered a batch short'));
+          }),
+        fail: (err) => {
+          for (const w of chunk) w.reject(err);
+        },
+      });
+    }
+    return scripts;
   }
 }
 
 /**
  * Answered calls waiting to be counted, gathered per account and month: one INCRBY, one
- * HINCRBY per breakdown field and one ZREM for all of an account's calls in the batch.
+ * HINCRBY per breakdown field and one ZREM for up to SCRIPT_ENTRIES of an account's calls.
  */
 class CommitBatch {
   private groups = new Map<
     string,
     {
       keys: string[];
-      holds: string[];
-      fields: Map<string, number>;
-      waiting: Array<{ resolve: (used: number) => void; reject: (err: Error) => void }>;
+      calls: Array<{ holdId: string | null; field: string; resolve: (used: number) => void; reject: (err: Error) => void }>;
     }
   >();
 
   add(keys: [string, string, string], holdId: string | null, field: string): Promise<number> {
     let group = this.groups.get(keys[0]);
-    if (!group) this.groups.set(keys[0], (group = { keys, holds: [], fields: new Map(), waiting: [] }));
-    if (holdId) group.holds.push(holdId);
-    group.fields.set(field, (group.fields.get(field) ?? 0) + 1);
-    const waiting = group.waiting;
-    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    if (!group) this.groups.set(keys[0], (group = { keys, calls: [] }));
+    const calls = group.calls;
+    return new Promise((resolve, reject) => calls.push({ holdId, field, resolve, reject }));
   }
 
-  /** What waits, to send now (the same shape as ScriptBatch's); null when nothing does. */
-  take() {
-    if (this.groups.size === 0) return null;
+  /** What waits, as scripts of at most SCRIPT_ENTRIES calls each (an account's calls may span several). */
+  take(): Script[] {
     const groups = [...this.groups.values()];
     this.groups = new Map();
-    const keys: string[] = [];
-    const args: Array<string | number> = [];
+    const scripts: Script[] = [];
+    let script: (Script & { entries: Array<Array<{ resolve: (used: number) => void; reject: (err: Error) => void }>> }) | null = null;
+    let size = 0;
     for (const g of groups) {
-      keys.push(...g.keys);
-      args.push(g.holds.length, g.fields.size, g.waiting.length, USED_TTL_SECONDS, ...g.holds);
-      for (const [field, calls] of g.fields) args.push(field, calls);
+      for (let from = 0; from < g.calls.length; from += SCRIPT_ENTRIES) {
+        const calls = g.calls.slice(from, from + SCRIPT_ENTRIES);
+        if (!script || size + calls.length > SCRIPT_ENTRIES) {
+          const entries: Array<typeof calls> = [];
+          script = {
+            command: 'mboaCommit',
+            keys: [],
+            args: [],
+            entries,
+            // Each call gets the month's count as it stood once it was in: the entry's last, the whole count.
+            deliver: (results) =>
+              entries.forEach((entry, i) => {
+                const used = Number(results[i]);
+                if (Number.isFinite(used)) entry.forEach((c, j) => c.resolve(used - (entry.length - 1 - j)));
+                else for (const c of entry) c.reject(new Error('redis answered a batch short'));
+              }),
+            fail: (err) => {
+              for (const entry of entries) for (const c of entry) c.reject(err);
+            },
+          };
+          scripts.push(script);
+          size = 0;
+        }
+        const holds = calls.flatMap((c) => (c.holdId ? [c.holdId] : []));
+        const fields = new Map<string, number>();
+        for (const c of calls) fields.set(c.field, (fields.get(c.field) ?? 0) + 1);
+        script.keys.push(...g.keys);
+        script.args.push(holds.length, fields.size, calls.length, USED_TTL_SECONDS, ...holds);
+        for (const [field, n] of fields) script.args.push(field, n);
+        script.entries.push(calls);
+        size += calls.length;
+      }
     }
-    return {
-      keys,
-      args,
-      deliver: (results: number[]) =>
-        groups.forEach((g, i) => {
-          const used = Number(results[i]);
-          // Each call gets the count as it stood once it was in: the last one, the whole batch's.
-          if (Number.isFinite(used)) g.waiting.forEach((w, j) => w.resolve(used - (g.waiting.length - 1 - j)));
-          else for (const w of g.waiting) w.reject(new Error('redis answered a batch short'));
-        }),
-      fail: (err: Error) => {
-        for (const g of groups) for (const w of g.waiting) w.reject(err);
-      },
-    };
+    return scripts;
   }
 }

@@ -147,7 +147,7 @@ describe('leases', () => {
     }
   }, 30_000);
 
-  it('counts 9,000 calls answered at once in one batch (more slots than Lua unpacks at a time)', async () => {
+  it('9,000 calls admitted and answered in one turn: sent as several scripts, each counted once, no slot left held', async () => {
     const { id } = await servers[0].account('enterprise', { monthlyQuota: 20_000 });
     const keyId = (await servers[0].db.pool.query<{ id: string }>('SELECT id FROM api_keys WHERE account_id = $1', [id])).rows[0].id;
     const admission = new Admission({ pool: servers[0].db.pool, redis, logger: createLogger('silent'), background: new BackgroundWork() });
