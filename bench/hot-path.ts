@@ -10,6 +10,8 @@
  *     node --import tsx bench/hot-path.ts [--duration 8] [--connections 16] [--runtime compiled|tsx]
  *     [--rounds 3] [--cases ping,detail] [--profile <folder for the server's CPU profile>]
  *
+ * BENCH_LOG_LEVEL sets the server's LOG_LEVEL (default info: one log line per request).
+ *
  * Prints a markdown table: requests/s and p50 of each, their ratio, the non-2xx count,
  * and the Mboa server's resident memory idle and after the load.
  */

@@ -88,9 +88,6 @@ const REDIS_RETRY_MS = 1_000;
 /** Longest wait for leased calls of the minute's window to come back before refusing `rate_limited`. */
 const RATE_WAIT_MS = 4 * LEASE_MS;
 
-/** Whose lease (see leases.ts): an account's live calls. */
-const leaseKeyOf = (caller: AdmissionCaller) => `${caller.accountId}:${caller.rateScope ?? 'live'}`;
-
 /** The per-minute limit as it stands after a call, for the RateLimit headers; null when unlimited. */
 function rateState(caller: AdmissionCaller, rateCount: number, at: Date): RateState | null {
   if (caller.ratePerMinute === null) return null;
@@ -101,7 +98,7 @@ function rateState(caller: AdmissionCaller, rateCount: number, at: Date): RateSt
   };
 }
 
-/** Whose per-minute window: an account's live calls or its test keys'. */
+/** Whose per-minute window (and lease, see leases.ts): an account's live calls or its test keys'. */
 const rateKey = (caller: AdmissionCaller) => `${caller.accountId}:${caller.rateScope ?? 'live'}`;
 /** The row of rate_windows that holds it (test keys count under an account id of their own there). */
 const postgresRateAccount = (caller: AdmissionCaller) => (caller.rateScope === 'test' ? `${caller.accountId}#test` : caller.accountId);
@@ -216,12 +213,18 @@ export class Admission {
   admitFromLease(caller: AdmissionCaller, endpoint: string, counted: boolean, now: Date): AdmissionResult | null {
     if (!counted || !this.leasable(caller) || !this.redisStore || !this.redisUsable()) return null;
     const month = isoDay(monthStart(now));
-    const key = leaseKeyOf(caller);
-    const leased = this.leases.take(key, month, now.getTime());
+    const leased = this.fromLease(caller, month, now);
     if (!leased) return null;
-    this.leases.want(key, now.getTime());
+    this.leases.want(rateKey(caller), now.getTime());
+    return this.result(caller, endpoint, counted, month, now, { ...leased, store: 'redis' });
+  }
+
+  /** A slot of the account's lease on this instance, as Redis would have answered; null when none. */
+  private fromLease(caller: AdmissionCaller, month: string, now: Date) {
+    const leased = this.leases.take(rateKey(caller), month, now.getTime());
+    if (!leased) return null;
     this.noteRate(caller, now, leased.rateCount);
-    return this.result(caller, endpoint, counted, month, now, { code: AdmitCode.Admitted, store: 'redis', ...leased });
+    return { code: AdmitCode.Admitted, ...leased };
   }
 
   private result(
@@ -338,16 +341,13 @@ export class Admission {
     holdId: string,
     now: Date,
   ): Promise<RedisAdmitResult & { holdId?: string }> {
-    const leaseKey = leaseKeyOf(caller);
+    const leaseKey = rateKey(caller);
     const leasing = counted && this.leasable(caller);
     const demand = leasing ? this.leases.want(leaseKey, now.getTime()) : 1;
     if (leasing) {
       for (;;) {
-        const leased = this.leases.take(leaseKey, month, now.getTime());
-        if (leased) {
-          this.noteRate(caller, now, leased.rateCount);
-          return { code: AdmitCode.Admitted, ...leased };
-        }
+        const leased = this.fromLease(caller, month, now);
+        if (leased) return leased;
         const asked = this.leases.pending(leaseKey);
         if (!asked) break;
         await asked;
