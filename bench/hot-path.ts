@@ -38,7 +38,7 @@ const { values } = parseArgs({
     cases: { type: 'string' },
     'mboa-port': { type: 'string', default: '3990' },
     'bare-port': { type: 'string', default: '3991' },
-    /** Writes the Mboa server's V8 CPU profile (.cpuprofile) into this folder when it exits. */
+    /** Writes each server's V8 CPU profiles (.cpuprofile, one per thread) into <folder>/mboa and <folder>/bare when it exits. */
     profile: { type: 'string' },
   },
 });
@@ -123,15 +123,19 @@ const rss = (pid: number) => {
 
 const mboaPort = Number(values['mboa-port']);
 const barePort = Number(values['bare-port']);
+const profileFlags = (name: string) => (values.profile ? ['--cpu-prof', '--cpu-prof-dir', join(values.profile, name)] : []);
 const mboaEntry = [
-  ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []),
+  ...profileFlags('mboa'),
   ...(values.runtime === 'tsx' ? ['--import', 'tsx', 'server/start/main.ts'] : ['dist/server/start/main.js']),
 ];
 const mboa = start(process.execPath, mboaEntry, {
   ...productionEnv({ databaseUrl, redisUrl, port: mboaPort }),
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
 });
-const bare = start(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { DATABASE_URL: databaseUrl, PORT: String(barePort) });
+const bare = start(process.execPath, [...profileFlags('bare'), '--import', 'tsx', 'bench/bare-server.ts'], {
+  DATABASE_URL: databaseUrl,
+  PORT: String(barePort),
+});
 
 interface WrkResult {
   rps: number;

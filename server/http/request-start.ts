@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { randomId } from '../platform/ids.js';
-import type { Logger } from '../platform/logger.js';
+import { type Logger, logRequest } from '../platform/logger.js';
 import type { Metrics } from '../platform/metrics.js';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{8,64}$/;
@@ -53,10 +53,14 @@ export function startRequest<C extends StartedRequest>(
     ctx.onEnd?.(finished);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     deps.metrics.record(o.routeOf(), req.method ?? 'GET', res.statusCode, seconds);
-    deps.logger.info(
-      { request_id: id, method: req.method, path: o.path, status: res.statusCode, ms: seconds * 1000, account: ctx.caller?.accountId },
-      'request',
-    );
+    logRequest(deps.logger, {
+      requestId: id,
+      method: req.method ?? 'GET',
+      path: o.path,
+      status: res.statusCode,
+      ms: seconds * 1000,
+      account: ctx.caller?.accountId,
+    });
   };
   res.on('finish', () => end(true));
   res.on('close', () => end(res.writableFinished));
