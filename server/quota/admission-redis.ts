@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { AnsweredCalls, LeaseWrite } from './leases.js';
 
 /**
  * Where counts not yet in PostgreSQL wait: the pending hash, and the batches being flushed.
@@ -162,16 +163,28 @@ return out
 `;
 
 /**
- * What an instance gives back when a lease ends: its unused slots (ARGV[3..]), its unused
- * calls of the window (ARGV[1]), and the lease itself from the
- * window's leased calls (ARGV[2], its size), which make a caller over the limit wait.
+ * What a lease writes (leases.ts, LeaseWrite): frees its slots `{ARGV[1]}:{j}` for j in
+ * [ARGV[2], ARGV[3]) (at most MAX_LEASE), counts its ARGV[4] calls answered (the month's
+ * count, whose TTL is ARGV[7], and the breakdown: field and calls from ARGV[8] on), gives
+ * back ARGV[5] calls of the window it did not make, and takes its size ARGV[6] off the
+ * window's leased calls. Returns the month's count once its calls are in, -1 when none.
  */
-const GIVE_BACK = `
-if #ARGV > 2 then redis.call('ZREM', KEYS[1], unpack(ARGV, 3)) end
-local calls = tonumber(ARGV[1])
-if calls > 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECRBY', KEYS[2], calls) end
-if redis.call('EXISTS', KEYS[2] .. ':leased') == 1 then redis.call('DECRBY', KEYS[2] .. ':leased', ARGV[2]) end
-return 0
+const LEASE_WRITE = `
+local holds = {}
+for j = tonumber(ARGV[2]), tonumber(ARGV[3]) - 1 do holds[#holds + 1] = ARGV[1] .. ':' .. j end
+if #holds > 0 then redis.call('ZREM', KEYS[2], unpack(holds)) end
+local calls = tonumber(ARGV[4])
+local used = -1
+if calls > 0 then
+  used = redis.call('INCRBY', KEYS[1], calls)
+  if used == calls then redis.call('EXPIRE', KEYS[1], ARGV[7]) end
+  for f = 8, #ARGV, 2 do redis.call('HINCRBY', KEYS[4], ARGV[f], ARGV[f + 1]) end
+end
+local unused = tonumber(ARGV[5])
+if unused > 0 and redis.call('EXISTS', KEYS[3]) == 1 then redis.call('DECRBY', KEYS[3], unused) end
+local size = tonumber(ARGV[6])
+if size > 0 and redis.call('EXISTS', KEYS[3] .. ':leased') == 1 then redis.call('DECRBY', KEYS[3] .. ':leased', size) end
+return used
 `;
 
 /** A call counted in PostgreSQL while Redis was away, settled now that it is back: Redis must know it too. */
@@ -221,7 +234,7 @@ type AdmissionRedis = Redis & {
   mboaAdmit(numberOfKeys: number, ...args: Array<string | number>): Promise<number[]>;
   mboaCommit(numberOfKeys: number, ...args: Array<string | number>): Promise<number[]>;
   mboaMirror(key: string): Promise<number>;
-  mboaGiveBack(holds: string, window: string, calls: number, size: number, ...holdIds: string[]): Promise<number>;
+  mboaLeaseWrite(used: string, holds: string, window: string, pending: string, ...args: Array<string | number>): Promise<number>;
   mboaRaise(key: string, calls: number, ttlMs: number): Promise<number>;
 };
 
@@ -276,7 +289,7 @@ export class RedisAdmissionStore {
       redis.defineCommand('mboaAdmit', { lua: ADMIT });
       redis.defineCommand('mboaCommit', { lua: COMMIT });
       redis.defineCommand('mboaMirror', { numberOfKeys: 1, lua: MIRROR });
-      redis.defineCommand('mboaGiveBack', { numberOfKeys: 2, lua: GIVE_BACK });
+      redis.defineCommand('mboaLeaseWrite', { numberOfKeys: 4, lua: LEASE_WRITE });
       redis.defineCommand('mboaRaise', { numberOfKeys: 1, lua: RAISE });
     }
     this.redis = redis as AdmissionRedis;
@@ -381,19 +394,30 @@ export class RedisAdmissionStore {
     return used === null ? null : { used: Number(used), pending };
   }
 
-  /** Gives back what a lease left unused: its slots, and its calls of the window. */
-  async giveBack(input: {
-    accountId: string;
-    month: string;
-    rateScope: 'live' | 'test';
-    windowMs: number;
-    holdIds: string[];
-    calls: number;
-    size: number;
-  }) {
-    const [, holds, window] = this.keys(input.accountId, input.month, input.windowMs, input.rateScope);
-    // A window whose minute is over is read by no one any more: giving back to it is harmless.
-    await this.redis.mboaGiveBack(holds, window, input.calls, input.size, ...input.holdIds);
+  /**
+   * Frees a lease's slots, counts its answered calls, gives back what it did not use
+   * (leases.ts); resolves with the month's count once they are in, null when it counted none.
+   * A window whose minute is over is read by no one any more: giving back to it is harmless.
+   */
+  async writeLease(w: LeaseWrite, fieldOf: (a: AnsweredCalls) => string): Promise<number | null> {
+    const [used, holds, window] = this.keys(w.accountId, w.month, w.windowMs, w.rateScope);
+    const calls = w.answered.reduce((n, a) => n + a.calls, 0);
+    const fields = w.answered.flatMap((a) => [fieldOf(a), a.calls]);
+    const counted = await this.redis.mboaLeaseWrite(
+      used,
+      holds,
+      window,
+      this.usage.pending,
+      w.holdPrefix,
+      w.fromSlot,
+      w.toSlot,
+      calls,
+      w.unusedCalls,
+      w.leasedSize,
+      USED_TTL_SECONDS,
+      ...fields,
+    );
+    return counted < 0 ? null : counted;
   }
 
   async release(input: { accountId: string; month: string; holdId: string }): Promise<void> {

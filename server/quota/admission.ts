@@ -25,7 +25,7 @@ import type { Logger } from '../platform/logger.js';
 import type { BackgroundWork } from '../platform/background-work.js';
 import { PostgresAdmissionStore } from './admission-postgres.js';
 import { AdmitCode, RedisAdmissionStore, type RedisAdmitResult, usageKeys, WINDOW_MS } from './admission-redis.js';
-import { LEASE_MIN_RATE, LEASE_MS, Leases } from './leases.js';
+import { type Lease, LEASE_MIN_RATE, LEASE_MS, type LeaseWrite, Leases } from './leases.js';
 import { breakdownField, UsageFlusher } from './usage-flusher.js';
 
 export interface AdmissionCaller {
@@ -59,6 +59,8 @@ export interface Ticket {
   /** The account's monthly quota when admitted (for the quota e-mails). */
   limit: number | null;
   settled: boolean;
+  /** The lease it was admitted from, which counts it (leases.ts); null for a call admitted alone. */
+  lease: Lease | null;
 }
 
 export interface AdmissionResult {
@@ -131,10 +133,12 @@ export class Admission {
     this.postgres = new PostgresAdmissionStore(options.pool);
     const keys = usageKeys(options.usageNamespace ?? 'default');
     this.redisStore = options.redis ? new RedisAdmissionStore(options.redis, keys) : null;
-    this.leases = new Leases((unused) =>
+    this.leases = new Leases((w) =>
       options.background.track(
-        this.redisStore!.giveBack(unused).catch((err: Error) =>
-          options.logger.warn({ err: err.message, account: unused.accountId }, 'lease not given back (its slots expire)'),
+        this.writeLease(w).catch((err: Error) =>
+          w.answered.length
+            ? options.logger.error({ err: err.message, account: w.accountId }, 'calls answered but not counted')
+            : options.logger.warn({ err: err.message, account: w.accountId }, 'lease not given back (its slots expire)'),
         ),
       ),
     );
@@ -202,7 +206,7 @@ export class Admission {
         const used = r.used >= 0 ? r.used + r.pending : await this.peek(caller, at);
         return { outcome: 'rate_limited', used, rate: rateState(caller, r.rateCount, at), ticket: null };
       }
-      return this.result(caller, endpoint, counted, month, at, { ...r, holdId: ('holdId' in r ? r.holdId : undefined) ?? holdId });
+      return this.result(caller, endpoint, counted, month, at, { ...r, holdId: 'lease' in r && r.lease ? null : holdId });
     }
   }
 
@@ -216,7 +220,7 @@ export class Admission {
     const leased = this.fromLease(caller, month, now);
     if (!leased) return null;
     this.leases.want(rateKey(caller), now.getTime());
-    return this.result(caller, endpoint, counted, month, now, { ...leased, store: 'redis' });
+    return this.result(caller, endpoint, counted, month, now, { ...leased, store: 'redis', holdId: null });
   }
 
   /** A slot of the account's lease on this instance, as Redis would have answered; null when none. */
@@ -233,7 +237,15 @@ export class Admission {
     counted: boolean,
     month: string,
     at: Date,
-    r: { code: AdmitCode; store: 'redis' | 'postgres'; rateCount: number; used: number; pending: number; holdId: string },
+    r: {
+      code: AdmitCode;
+      store: 'redis' | 'postgres';
+      rateCount: number;
+      used: number;
+      pending: number;
+      holdId: string | null;
+      lease?: Lease;
+    },
   ): AdmissionResult {
     const rate = rateState(caller, r.rateCount, at);
     if (r.code === AdmitCode.QuotaFull || r.code === AdmitCode.Wait)
@@ -247,6 +259,7 @@ export class Admission {
       ticket: {
         store: r.store,
         holdId: limited ? r.holdId : null,
+        lease: r.lease ?? null,
         accountId: caller.accountId,
         keyId: caller.keyId,
         endpoint,
@@ -282,6 +295,8 @@ export class Admission {
   settle(ticket: Ticket, answered: boolean): Promise<void> {
     if (ticket.settled) return Promise.resolve();
     ticket.settled = true;
+    // Counted by its lease, with the lease's other calls (its writes are tracked there).
+    if (ticket.lease) return this.leases.settle(ticket.lease, ticket, answered);
     const work = (answered ? this.commit(ticket) : this.release(ticket)).catch((err: Error) =>
       this.options.logger.error(
         { err: err.message, account: ticket.accountId, answered },
@@ -340,7 +355,7 @@ export class Admission {
     counted: boolean,
     holdId: string,
     now: Date,
-  ): Promise<RedisAdmitResult & { holdId?: string }> {
+  ): Promise<RedisAdmitResult & { lease?: Lease }> {
     const leaseKey = rateKey(caller);
     const leasing = counted && this.leasable(caller);
     const demand = leasing ? this.leases.want(leaseKey, now.getTime()) : 1;
@@ -387,17 +402,17 @@ export class Admission {
     if (reconcile) this.reconciled.add(caller.accountId);
     if (r.code === AdmitCode.Leased) {
       // This call takes slot 0; the others wait in memory for the account's next calls.
-      const holds = Array.from({ length: size - 1 }, (_, j) => `${holdId}:${size - 1 - j}`);
-      this.leases.open(leaseKey, {
+      const lease = this.leases.open(leaseKey, {
         accountId: caller.accountId,
         rateScope: caller.rateScope ?? 'live',
         month,
         window: Math.floor(now.getTime() / WINDOW_MS),
-        holds,
+        holdPrefix: holdId,
+        size,
         rateCount: r.rateCount,
         used: r.used,
         pending: r.pending,
-        limited: caller.monthlyQuota !== null,
+        limit: caller.monthlyQuota,
         nowMs: now.getTime(),
       });
       // The calls made, not the lease's: PostgreSQL's window starts there if Redis is lost.
@@ -407,7 +422,7 @@ export class Admission {
         rateCount: r.rateCount - (size - 1),
         used: r.used,
         pending: r.pending - (size - 1),
-        holdId: `${holdId}:0`,
+        lease,
       };
     }
     if (r.code === AdmitCode.NeedSeed) {
@@ -454,12 +469,36 @@ export class Admission {
       }
     }
     // In PostgreSQL; a slot held in Redis then expires by itself.
-    const used = await this.countInPostgres(t);
-    // Redis may be back and counting this account already: it must not know less.
-    if (this.redisStore && this.redisUsable()) {
-      await this.redisStore.mirror(t.accountId, t.month).catch((err: Error) => this.redisFailed(err));
+    return this.countInPostgres({ ...t, holdId: t.store === 'postgres' ? t.holdId : null });
+  }
+
+  /**
+   * What a lease gives back, counts, or both, in Redis. Redis lost: what it held went with
+   * it, and the lease's answered calls are counted in PostgreSQL, one by one.
+   */
+  private async writeLease(w: LeaseWrite): Promise<void> {
+    if (!w.lost && this.redisUsable()) {
+      try {
+        const used = await this.redisStore!.writeLease(w, (a) => breakdownField(w.accountId, a.day, a.endpoint, a.keyId));
+        if (used !== null) this.options.onCounted?.(w.accountId, w.month, used, w.limit);
+        return;
+      } catch (err) {
+        this.redisFailed(err as Error);
+      }
     }
-    return used;
+    for (const a of w.answered) {
+      for (let i = 0; i < a.calls; i++) {
+        const used = await this.countInPostgres({
+          accountId: w.accountId,
+          month: w.month,
+          day: a.day,
+          endpoint: a.endpoint,
+          keyId: a.keyId,
+          holdId: null,
+        });
+        if (used !== null) this.options.onCounted?.(w.accountId, w.month, used, w.limit);
+      }
+    }
   }
 
   /**
@@ -468,24 +507,39 @@ export class Admission {
    * the slot is still there, since the first try may have been written before its reply
    * was lost; null then means already counted.
    */
-  private async countInPostgres(t: Ticket): Promise<number | null> {
+  private async countInPostgres(call: {
+    accountId: string;
+    month: string;
+    day: string;
+    endpoint: string;
+    keyId: string;
+    /** Its slot in PostgreSQL (null: held in Redis, or none). */
+    holdId: string | null;
+  }): Promise<number | null> {
     const input = {
-      accountId: t.accountId,
-      month: t.month,
-      day: t.day,
-      endpoint: t.endpoint,
-      keyId: t.keyId,
-      holdId: t.store === 'postgres' ? t.holdId : null,
+      accountId: call.accountId,
+      month: call.month,
+      day: call.day,
+      endpoint: call.endpoint,
+      keyId: call.keyId,
+      holdId: call.holdId,
     };
     const giveUpAt = Date.now() + COUNT_RETRY_MS;
+    let used: number | null;
     for (let retry = false, delay = 100; ; retry = true, delay = Math.min(delay * 2, 2_000)) {
       try {
-        return await this.postgres.commit(input, retry);
+        used = await this.postgres.commit(input, retry);
+        break;
       } catch (err) {
         if (!isDatabaseUnavailable(err) || Date.now() + delay > giveUpAt) throw err;
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
+    // Redis may be back and counting this account already: it must not know less.
+    if (this.redisStore && this.redisUsable()) {
+      await this.redisStore.mirror(call.accountId, call.month).catch((err: Error) => this.redisFailed(err));
+    }
+    return used;
   }
 
   private async release(t: Ticket): Promise<void> {

@@ -4,10 +4,12 @@
  * that saves a round trip to Redis per call (bench/README.md, hot path).
  *
  * A leased slot is an ordinary held slot of the quota (a member of the account's holds in
- * Redis, expiring on its own) and an ordinary call of the minute's window, so nothing else
- * changes: a call is counted when answered 2xx and frees its slot otherwise, and the quota
- * can never be passed. What is left of a lease after LEASE_MS (or once its minute or month
- * is over) is given back: its slots and its calls of the window.
+ * Redis, expiring on its own) and an ordinary call of the minute's window, so the quota can
+ * never be passed. The instance also counts the lease's calls itself: once the lease stops
+ * taking calls (used up, LEASE_MS old, or its minute or month over) and its last call is
+ * answered, one write to Redis counts its calls answered 2xx (by day, endpoint and key) and
+ * frees all its slots. Calls that failed are never counted. What a lease leaves unused (its
+ * slots, its calls of the window) goes back as soon as it stops taking calls.
  *
  * Redis grants a lease only with room to spare (LEASE_ROOM times its size left in both the
  * window and the quota), so slots held ahead by one instance never make another instance's
@@ -17,11 +19,13 @@
  * Accounts under LEASE_MIN_RATE calls a minute never lease.
  *
  * What a fault can cost: an instance that crashes holding a lease keeps up to MAX_LEASE
- * slots from the account until they expire (holdTtlMs, 2 min; never charged) and up to
- * MAX_LEASE calls from its per-minute window until the minute ends. Losing Redis drops the
- * leases: their slots and calls vanish with Redis's own counts; the per-minute count an
- * instance carries to PostgreSQL then may include another instance's unused leased calls
- * (at most MAX_LEASE each), so that minute may allow that many calls fewer.
+ * slots from the account until they expire (holdTtlMs, 2 min) and up to MAX_LEASE calls from
+ * its per-minute window until the minute ends; the lease's calls it answered and had not
+ * counted yet (at most MAX_LEASE, within about LEASE_MS) are never charged. Losing Redis
+ * ends the leases: their answered calls are counted in PostgreSQL instead; their slots and
+ * calls vanish with Redis's own counts; the per-minute count an instance carries to
+ * PostgreSQL then may include another instance's unused leased calls (at most MAX_LEASE
+ * each), so that minute may allow that many calls fewer.
  */
 export const LEASE_MS = 100;
 export const MAX_LEASE = 64;
@@ -31,9 +35,87 @@ export const MAX_LEASE = 64;
  */
 export const LEASE_MIN_RATE = 1_000;
 
+/** Calls of a lease answered 2xx, by day, endpoint and key (the usage breakdown). */
+export interface AnsweredCalls {
+  day: string;
+  endpoint: string;
+  keyId: string;
+  calls: number;
+}
+
+/**
+ * What to write when a lease gives back what it did not use, counts what it did, or both
+ * (`LeaseWrite.lost`: Redis was lost meanwhile, so only the answered calls are counted,
+ * in PostgreSQL). Its slots in Redis are `{holdPrefix}:{j}` for j in [fromSlot, toSlot).
+ */
+export interface LeaseWrite {
+  accountId: string;
+  rateScope: 'live' | 'test';
+  month: string;
+  windowMs: number;
+  holdPrefix: string;
+  fromSlot: number;
+  toSlot: number;
+  answered: AnsweredCalls[];
+  /** Calls of the window taken by the lease and not made, to give back. */
+  unusedCalls: number;
+  /** The lease's size, to take off the window's leased calls once (0 when done already). */
+  leasedSize: number;
+  limit: number | null;
+  lost: boolean;
+}
+
+/** A lease of one account on this instance, and the calls it admitted. */
+export class Lease {
+  /** Slots taken so far (slot j is `{holdPrefix}:{j}`), the first caller's included. */
+  taken = 1;
+  /** Taken and not yet answered (or failed). */
+  inFlight = 1;
+  taking = true;
+  /** Redis was lost since the lease was granted. */
+  lost = false;
+  /** Its unused slots and calls were given back already (it stopped taking with calls in flight). */
+  returned = false;
+  readonly answered = new Map<string, AnsweredCalls>();
+  readonly expiresAt: number;
+  timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly o: {
+      accountId: string;
+      rateScope: 'live' | 'test';
+      month: string;
+      /** The minute of the window (ms since the epoch / 60,000). */
+      window: number;
+      holdPrefix: string;
+      size: number;
+      /** Redis's answer when it granted the lease, the lease's slots and calls included. */
+      rateCount: number;
+      used: number;
+      pending: number;
+      limit: number | null;
+      nowMs: number;
+    },
+  ) {
+    this.expiresAt = o.nowMs + LEASE_MS;
+  }
+
+  /** Whether it can admit a call made at `nowMs` in `month`. */
+  admits(month: string, nowMs: number): boolean {
+    return (
+      this.taking &&
+      this.o.month === month &&
+      this.o.window === Math.floor(nowMs / 60_000) &&
+      nowMs < this.expiresAt &&
+      this.taken < this.o.size
+    );
+  }
+}
+
 /** What a call admitted from a lease sees, as Redis would have answered it alone. */
 export interface LeasedCall {
-  holdId: string;
+  lease: Lease;
   /** Calls in the minute's window, this one included (as of the lease). */
   rateCount: number;
   /** Calls counted this month (as of the lease). */
@@ -42,41 +124,17 @@ export interface LeasedCall {
   pending: number;
 }
 
-interface Lease {
-  month: string;
-  window: number;
-  expiresAt: number;
-  /** Slots not yet used, each a hold id in Redis. */
-  holds: string[];
-  size: number;
-  /** Redis's answer when it granted the lease, the lease's slots and calls included. */
-  rateCount: number;
-  used: number;
-  pending: number;
-  limited: boolean;
-  timer: NodeJS.Timeout;
-}
-
-export interface Unused {
-  accountId: string;
-  rateScope: 'live' | 'test';
-  month: string;
-  windowMs: number;
-  holdIds: string[];
-  calls: number;
-  /** The lease's size: what it added to the window's leased calls. */
-  size: number;
-}
-
 /** The leases of one instance, by account (and scope). */
 export class Leases {
-  private readonly leases = new Map<string, Lease & { accountId: string; rateScope: 'live' | 'test' }>();
+  private readonly leases = new Map<string, Lease>();
   private readonly opening = new Map<string, Promise<unknown>>();
   private readonly demand = new Map<string, { period: number; calls: number; previous: number }>();
+  /** Writes under way, awaited by closeAll. */
+  private readonly writing = new Set<Promise<void>>();
   leasedCalls = 0;
 
-  /** Called with what a lease leaves unused (never awaited by a caller). */
-  constructor(private readonly giveBack: (unused: Unused) => Promise<void>) {}
+  /** Called with each write a lease needs (never awaited by a caller). */
+  constructor(private readonly write: (w: LeaseWrite) => Promise<void>) {}
 
   /** Records a counted call and says how many slots to ask for: the recent demand (1: no lease). */
   want(key: string, nowMs: number): number {
@@ -96,21 +154,22 @@ export class Leases {
   take(key: string, month: string, nowMs: number): LeasedCall | null {
     const lease = this.leases.get(key);
     if (!lease) return null;
-    if (lease.month !== month || lease.window !== Math.floor(nowMs / 60_000) || nowMs >= lease.expiresAt || !lease.holds.length) {
-      void this.close(key);
+    if (!lease.admits(month, nowMs)) {
+      this.stop(lease);
       return null;
     }
-    const holdId = lease.holds.pop()!;
-    const left = lease.holds.length;
-    const taken = lease.size - left;
+    lease.taken++;
+    lease.inFlight++;
     this.leasedCalls++;
-    if (!left) void this.close(key);
+    const { size, rateCount, used, pending, limit } = lease.o;
+    const left = size - lease.taken;
+    if (!left) this.stop(lease);
     return {
-      holdId,
-      rateCount: lease.rateCount - left,
+      lease,
+      rateCount: rateCount - left,
       // As if the lease's unused slots were not held: counted, plus held by others, plus this lease's calls so far.
-      used: lease.limited ? lease.used : lease.used + taken - 1,
-      pending: lease.pending - left,
+      used: limit !== null ? used : used + lease.taken - 1,
+      pending: pending - left,
     };
   }
 
@@ -131,45 +190,88 @@ export class Leases {
     });
   }
 
-  /** A lease Redis granted: `holdIds` are its slots left after the first call's. */
-  open(
-    key: string,
-    o: Omit<Lease, 'expiresAt' | 'timer' | 'size'> & { accountId: string; rateScope: 'live' | 'test'; nowMs: number },
-  ): void {
-    void this.close(key);
-    const timer = setTimeout(() => void this.close(key), LEASE_MS);
-    timer.unref();
-    const { nowMs, ...lease } = o;
-    this.leases.set(key, { ...lease, size: o.holds.length + 1, expiresAt: nowMs + LEASE_MS, timer });
+  /** A lease Redis granted; its first slot is the asking call's. */
+  open(key: string, o: Lease['o']): Lease {
+    const before = this.leases.get(key);
+    if (before) this.stop(before);
+    const lease = new Lease(key, o);
+    lease.timer = setTimeout(() => this.stop(lease), LEASE_MS);
+    lease.timer.unref();
+    this.leases.set(key, lease);
+    return lease;
   }
 
-  /** Gives back what a lease left unused. */
-  close(key: string): Promise<void> {
-    const lease = this.leases.get(key);
-    if (!lease) return Promise.resolve();
-    this.leases.delete(key);
+  /** The end of a call admitted from `lease`: answered 2xx (then counted) or not. */
+  settle(lease: Lease, call: { day: string; endpoint: string; keyId: string }, answered: boolean): Promise<void> {
+    lease.inFlight--;
+    if (answered) {
+      const field = `${call.day}|${call.endpoint}|${call.keyId}`;
+      const entry = lease.answered.get(field);
+      if (entry) entry.calls++;
+      else lease.answered.set(field, { ...call, calls: 1 });
+    }
+    return lease.taking || lease.inFlight > 0 ? Promise.resolve() : this.finish(lease);
+  }
+
+  /**
+   * The lease takes no more calls: what it left unused goes back now; its calls are counted
+   * once the last of them is answered (at once if none is in flight).
+   */
+  private stop(lease: Lease): void {
+    if (!lease.taking) return;
+    lease.taking = false;
     clearTimeout(lease.timer);
-    // Even used up, the lease leaves the window's leased calls.
-    return this.giveBack({
-      accountId: lease.accountId,
-      rateScope: lease.rateScope,
-      month: lease.month,
-      windowMs: lease.window * 60_000,
-      holdIds: lease.holds,
-      calls: lease.holds.length,
-      size: lease.size,
+    if (this.leases.get(lease.key) === lease) this.leases.delete(lease.key);
+    if (lease.inFlight === 0) {
+      void this.finish(lease);
+    } else if (lease.taken < lease.o.size && !lease.lost) {
+      lease.returned = true;
+      void this.send(lease, {
+        fromSlot: lease.taken,
+        toSlot: lease.o.size,
+        answered: [],
+        unusedCalls: lease.o.size - lease.taken,
+        leasedSize: lease.o.size,
+      });
+    }
+  }
+
+  /** Counts the lease's answered calls and frees its slots (and what it left unused, if not yet given back). */
+  private finish(lease: Lease): Promise<void> {
+    const answered = [...lease.answered.values()];
+    if (lease.returned) return this.send(lease, { fromSlot: 0, toSlot: lease.taken, answered, unusedCalls: 0, leasedSize: 0 });
+    return this.send(lease, {
+      fromSlot: 0,
+      toSlot: lease.o.size,
+      answered,
+      unusedCalls: lease.o.size - lease.taken,
+      leasedSize: lease.o.size,
     });
   }
 
-  /** Gives back every lease (a shutdown), resolving once Redis has them back. */
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.leases.keys()].map((key) => this.close(key)));
+  private send(lease: Lease, w: Pick<LeaseWrite, 'fromSlot' | 'toSlot' | 'answered' | 'unusedCalls' | 'leasedSize'>): Promise<void> {
+    const { accountId, rateScope, month, window, holdPrefix, limit } = lease.o;
+    const writing = this.write({ ...w, accountId, rateScope, month, windowMs: window * 60_000, holdPrefix, limit, lost: lease.lost });
+    this.writing.add(writing);
+    void writing.finally(() => this.writing.delete(writing));
+    return writing;
   }
 
-  /** Redis was lost: its holds and windows went with it, nothing to give back. */
+  /** Stops every lease (a shutdown) and resolves once their writes are done. */
+  async closeAll(): Promise<void> {
+    for (const lease of [...this.leases.values()]) this.stop(lease);
+    while (this.writing.size) await Promise.all([...this.writing]);
+  }
+
+  /**
+   * Redis was lost: its holds and windows went with it, nothing to give back; the calls
+   * leased and answered (now or once in flight ones end) are counted in PostgreSQL.
+   */
   drop(): void {
-    for (const lease of this.leases.values()) clearTimeout(lease.timer);
-    this.leases.clear();
+    for (const lease of [...this.leases.values()]) {
+      lease.lost = true;
+      this.stop(lease);
+    }
   }
 
   /** Forgets the demand of accounts quiet for a while. */

@@ -64,10 +64,11 @@ describe('leases', () => {
     const { statuses } = await stream(key, 2_000, 24);
     expect(statuses.filter((s) => s === 200)).toHaveLength(2_000);
     expect(leased() - before).toBeGreaterThan(1_000);
+    // A lease counts its calls once it ends (within LEASE_MS), and gives back what it left
+    // unused: then no slot is held, and the window has exactly the calls made.
+    await new Promise((r) => setTimeout(r, LEASE_MS * 3));
     for (const s of servers) await s.server.flushUsage();
     expect(await storedUsage(servers[0], id)).toBe(2_000);
-    // What the leases left unused is given back: no slot held, and the window has exactly the calls made.
-    await new Promise((r) => setTimeout(r, LEASE_MS * 3));
     expect(await inRedis(id)).toEqual({ held: 0, calls: 2_000 });
   }, 60_000);
 
@@ -79,9 +80,9 @@ describe('leases', () => {
     expect(codes.length).toBe(1_000);
     expect(new Set(codes)).toEqual(new Set(['quota_exceeded']));
     expect(leased() - before).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, LEASE_MS * 3));
     for (const s of servers) await s.server.flushUsage();
     expect(await storedUsage(servers[0], id)).toBe(1_500);
-    await new Promise((r) => setTimeout(r, LEASE_MS * 3));
     expect((await inRedis(id)).held).toBe(0);
   }, 60_000);
 
@@ -110,6 +111,40 @@ describe('leases', () => {
       expect((await inRedis(id)).held).toBe(0);
     } finally {
       await admission.stop();
+    }
+  }, 30_000);
+
+  it('Redis lost while leased calls are in flight: the answered ones are counted in PostgreSQL, once', async () => {
+    const { id } = await servers[0].account('pro', { monthlyQuota: 10_000 });
+    const keyId = (await servers[0].db.pool.query<{ id: string }>('SELECT id FROM api_keys WHERE account_id = $1', [id])).rows[0].id;
+    // Its own connection to Redis, to lose.
+    const own = new Redis(process.env.REDIS_URL!);
+    await new Promise((r) => own.once('ready', r));
+    const admission = new Admission({
+      pool: servers[0].db.pool,
+      redis: own,
+      logger: createLogger('silent'),
+      background: new BackgroundWork(),
+    });
+    const caller: AdmissionCaller = { accountId: id, keyId, monthlyQuota: 10_000, ratePerMinute: 100_000 };
+    try {
+      const tickets = [];
+      for (let round = 0; round < 3; round++) {
+        const admitted = await Promise.all(Array.from({ length: 40 }, () => admission.admit(caller, 'listings.search', true, new Date())));
+        tickets.push(...admitted.map((a) => a.ticket!));
+        await new Promise((r) => setTimeout(r, LEASE_MS));
+      }
+      const fromLeases = tickets.filter((t) => t.lease).length;
+      expect(fromLeases).toBeGreaterThan(0);
+      // What Redis counted before it was lost: the calls admitted alone, none answered yet.
+      own.disconnect();
+      await Promise.all(tickets.map((t, i) => admission.settle(t, i % 2 === 0)));
+      await admission.stop();
+      const { rows } = await servers[0].db.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1', [id]);
+      expect(rows[0].used).toBe(60);
+    } finally {
+      await admission.stop();
+      own.disconnect();
     }
   }, 30_000);
 
