@@ -272,6 +272,22 @@ describeWhen(onPostgresServer(), 'a PostgreSQL server (DATABASE_URL)')('SIGTERM 
     expect(exitedAt - sigtermAt).toBeLessThan((grace * 1000) / 2);
     expect(server.output()).toMatch(/"msg":"stopped"/);
     expect(charged).toBe(answered2xx);
+    // One JSON line per request, all written before the exit, none with the key.
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"request"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.length).toBeGreaterThanOrEqual(answered2xx);
+    for (const line of lines) {
+      expect(line).toMatchObject({ level: 30, service: 'mboa-api', method: 'GET', msg: 'request' });
+      expect(new Date(line.time as string).toISOString()).toBe(line.time);
+      expect(line.request_id).toMatch(/^req_/);
+      expect(line.path).toMatch(/^\/api\/v1\/listings$/);
+      expect(typeof line.status === 'number' && typeof line.ms === 'number').toBe(true);
+    }
+    expect(lines.filter((l) => l.status === 200).every((l) => l.account === accountId)).toBe(true);
+    expect(server.output()).not.toContain(key);
   }, 120_000);
 });
 
