@@ -30,6 +30,31 @@ export function monthKey(d: Date): string {
   return d.toISOString().slice(0, 7);
 }
 
+/** The strings of an instant's quota day and month, which only change at midnight UTC. */
+export interface QuotaCalendar {
+  /** `YYYY-MM-DD` of the day. */
+  day: string;
+  /** `YYYY-MM-DD` of the quota month's first day. */
+  month: string;
+  /** When the quota resets: the next month's first instant, ISO 8601. */
+  resetsAt: string;
+}
+
+let calendar: { from: number; to: number; value: QuotaCalendar } | null = null;
+
+/** The same as isoDay, monthStart and nextMonthStart give, worked out once per UTC day (the API asks on every call). */
+export function quotaCalendar(now: Date): QuotaCalendar {
+  const t = now.getTime();
+  if (calendar && t >= calendar.from && t < calendar.to) return calendar.value;
+  const from = t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
+  calendar = {
+    from,
+    to: from + DAY_MS,
+    value: { day: isoDay(now), month: isoDay(monthStart(now)), resetsAt: nextMonthStart(now).toISOString() },
+  };
+  return calendar.value;
+}
+
 /** A quota or billing month as callers write it: `YYYY-MM`. */
 export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
@@ -124,7 +149,7 @@ export function quotaView(plan: PlanName, monthlyQuota: number | null, used: num
     limit: monthlyQuota,
     used,
     remaining: monthlyQuota === null ? null : Math.max(0, monthlyQuota - used),
-    resets_at: nextMonthStart(now).toISOString(),
+    resets_at: quotaCalendar(now).resetsAt,
   };
 }
 

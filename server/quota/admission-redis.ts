@@ -93,7 +93,12 @@ local function lease(k, a, n)
   end
   if limit >= 0 then
     local expiry = now + tonumber(ARGV[a + 7])
-    for j = 0, n - 1 do redis.call('ZADD', KEYS[k + 2], expiry, ARGV[a + 5] .. ':' .. j) end
+    local slots = {}
+    for j = 0, n - 1 do
+      slots[2 * j + 1] = expiry
+      slots[2 * j + 2] = ARGV[a + 5] .. ':' .. j
+    end
+    redis.call('ZADD', KEYS[k + 2], unpack(slots))
     redis.call('PEXPIRE', KEYS[k + 2], tonumber(ARGV[a + 7]) * 2)
     pending = pending + n
   end

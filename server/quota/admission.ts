@@ -19,7 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import { isoDay, monthStart } from '../accounts/policy.js';
+import { quotaCalendar } from '../accounts/policy.js';
 import { isDatabaseUnavailable } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { BackgroundWork } from '../platform/background-work.js';
@@ -186,7 +186,7 @@ export class Admission {
   }
 
   async admit(caller: AdmissionCaller, endpoint: string, counted: boolean, now: Date): Promise<AdmissionResult> {
-    const month = isoDay(monthStart(now));
+    const month = quotaCalendar(now).month;
     const holdId = `${this.holdPrefix}${(this.holdCounter++).toString(36)}`;
     let delay = 5;
     let waited = 0;
@@ -216,19 +216,20 @@ export class Admission {
    */
   admitFromLease(caller: AdmissionCaller, endpoint: string, counted: boolean, now: Date): AdmissionResult | null {
     if (!counted || !this.leasable(caller) || !this.redisStore || !this.redisUsable()) return null;
-    const month = isoDay(monthStart(now));
-    const leased = this.fromLease(caller, month, now);
+    const month = quotaCalendar(now).month;
+    const key = rateKey(caller);
+    const leased = this.fromLease(caller, key, month, now);
     if (!leased) return null;
-    this.leases.want(rateKey(caller), now.getTime());
-    return this.result(caller, endpoint, counted, month, now, { ...leased, store: 'redis', holdId: null });
+    this.leases.want(key, now.getTime());
+    return this.result(caller, endpoint, counted, month, now, leased);
   }
 
   /** A slot of the account's lease on this instance, as Redis would have answered; null when none. */
-  private fromLease(caller: AdmissionCaller, month: string, now: Date) {
-    const leased = this.leases.take(rateKey(caller), month, now.getTime());
+  private fromLease(caller: AdmissionCaller, key: string, month: string, now: Date) {
+    const leased = this.leases.take(key, month, now.getTime());
     if (!leased) return null;
-    this.noteRate(caller, now, leased.rateCount);
-    return { code: AdmitCode.Admitted, ...leased };
+    this.noteRate(caller, key, now, leased.rateCount);
+    return { code: AdmitCode.Admitted, store: 'redis' as const, holdId: null, ...leased };
   }
 
   private result(
@@ -264,7 +265,7 @@ export class Admission {
         keyId: caller.keyId,
         endpoint,
         month,
-        day: isoDay(at),
+        day: quotaCalendar(at).day,
         limit: caller.monthlyQuota,
         settled: false,
       },
@@ -278,7 +279,7 @@ export class Admission {
 
   /** The quota as it stands, without taking anything (for answers refused before admission). */
   async peek(caller: AdmissionCaller, now: Date): Promise<number> {
-    const month = isoDay(monthStart(now));
+    const month = quotaCalendar(now).month;
     if (this.redisStore && this.redisUsable()) {
       try {
         const r = await this.redisStore.peek(caller.accountId, month, now.getTime());
@@ -361,7 +362,7 @@ export class Admission {
     const demand = leasing ? this.leases.want(leaseKey, now.getTime()) : 1;
     if (leasing) {
       for (;;) {
-        const leased = this.fromLease(caller, month, now);
+        const leased = this.fromLease(caller, leaseKey, month, now);
         if (leased) return leased;
         const asked = this.leases.pending(leaseKey);
         if (!asked) break;
@@ -416,7 +417,7 @@ export class Admission {
         nowMs: now.getTime(),
       });
       // The calls made, not the lease's: PostgreSQL's window starts there if Redis is lost.
-      this.noteRate(caller, now, r.rateCount - (size - 1));
+      this.noteRate(caller, leaseKey, now, r.rateCount - (size - 1));
       return {
         code: AdmitCode.Admitted,
         rateCount: r.rateCount - (size - 1),
@@ -428,13 +429,19 @@ export class Admission {
     if (r.code === AdmitCode.NeedSeed) {
       r = await this.redisStore!.admit({ ...input, seed: { used: await this.postgres.used(caller.accountId, month), mode: 'missing' } });
     }
-    this.noteRate(caller, now, r.rateCount);
+    this.noteRate(caller, leaseKey, now, r.rateCount);
     return r;
   }
 
   /** The per-minute count Redis gave this instance last (see rateSeen). */
-  private noteRate(caller: AdmissionCaller, now: Date, calls: number): void {
-    if (caller.ratePerMinute !== null) this.rateSeen.set(rateKey(caller), { window: now.getTime() - (now.getTime() % WINDOW_MS), calls });
+  private noteRate(caller: AdmissionCaller, key: string, now: Date, calls: number): void {
+    if (caller.ratePerMinute === null) return;
+    const window = now.getTime() - (now.getTime() % WINDOW_MS);
+    const seen = this.rateSeen.get(key);
+    if (seen) {
+      seen.window = window;
+      seen.calls = calls;
+    } else this.rateSeen.set(key, { window, calls });
   }
 
   /**

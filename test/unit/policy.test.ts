@@ -9,6 +9,7 @@ import {
   monthKey,
   monthStart,
   nextMonthStart,
+  quotaCalendar,
   quotaView,
   secondsUntilReset,
   shiftMonth,
@@ -22,6 +23,23 @@ describe('the quota month (UTC calendar month)', () => {
     expect(monthKey(lateOn31st)).toBe('2026-12');
     expect(secondsUntilReset(lateOn31st)).toBe(1);
     expect(secondsUntilReset(new Date('2026-11-30T00:00:00Z'))).toBe(86_400);
+  });
+
+  it('gives the day, month and reset of any instant, across midnight, month and year ends', () => {
+    const instants = [
+      '2026-12-31T23:59:59.999Z',
+      '2027-01-01T00:00:00.000Z',
+      '2026-12-31T00:00:00.000Z',
+      '2024-02-29T12:00:00Z',
+      '2026-12-31T23:59:59.999Z',
+    ];
+    for (const at of instants.map((i) => new Date(i))) {
+      expect(quotaCalendar(at)).toEqual({
+        day: at.toISOString().slice(0, 10),
+        month: monthStart(at).toISOString().slice(0, 10),
+        resetsAt: nextMonthStart(at).toISOString(),
+      });
+    }
   });
 
   it('walks months and counts their days, leap years included', () => {
