@@ -72,6 +72,25 @@ describe('/metrics', () => {
     expect(m.text).toMatch(
       /mboa_http_request_duration_seconds_bucket\{le="\+Inf",route="\/api\/v1\/listings\/:id",method="GET",status="200"\} [1-9]/,
     );
+    // A histogram: each bucket holds those below it, +Inf and _count hold all, as many as the counter.
+    const series = 'route="/api/v1/listings/:id",method="GET",status="200"';
+    const value = (line: string) =>
+      Number(
+        m.text
+          .split('\n')
+          .find((l) => l.startsWith(line))
+          ?.split(' ')
+          .pop(),
+      );
+    const requests = value(`mboa_http_requests_total{${series}}`);
+    const buckets = ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'].map((le) =>
+      value(`mboa_http_request_duration_seconds_bucket{le="${le}",${series}}`),
+    );
+    expect(buckets.every((n, i) => Number.isFinite(n) && (i === 0 || n >= buckets[i - 1]))).toBe(true);
+    expect(buckets.at(-1)).toBe(requests);
+    expect(value(`mboa_http_request_duration_seconds_count{${series}}`)).toBe(requests);
+    expect(value(`mboa_http_request_duration_seconds_sum{${series}}`)).toBeGreaterThan(0);
+    expect(m.text).toContain('# TYPE mboa_http_request_duration_seconds histogram');
     expect(m.text).toMatch(/mboa_api_problems_total\{code="quota_exceeded"\} [1-9]/);
     expect(m.text).toMatch(/mboa_db_pool_connections\{state="in_use"\} \d+/);
     expect(m.text).toMatch(/mboa_db_pool_connections\{state="waiting"\} \d+/);
