@@ -18,6 +18,7 @@ import type { ApiResponse, Chain } from './handler.js';
 import { type Caller, context } from './context.js';
 import type { KeyCache, ResolvedKey } from './key-cache.js';
 import { quotaView, setQuotaHeaders } from './quota-headers.js';
+import type { AnswerHeaders } from '../http/answer-headers.js';
 
 export interface PipelineDeps {
   pool: pg.Pool;
@@ -35,20 +36,23 @@ const TOUCH_EVERY_MS = 60_000;
 
 const INVALID = 'The API key is not valid: it is unknown, malformed or revoked.';
 
-function setRateHeaders(res: ApiResponse, rate: RateState, now: Date): void {
-  res.setHeader('RateLimit-Policy', `"minute";q=${rate.limit};w=60`);
-  res.setHeader('RateLimit', `"minute";r=${rate.remaining};t=${rate.resetSeconds}`);
-  res.setHeader('X-RateLimit-Limit', String(rate.limit));
-  res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
-  res.setHeader('X-RateLimit-Reset', String(Math.floor(now.getTime() / 1000) + rate.resetSeconds));
+function setRateHeaders(headers: AnswerHeaders, rate: RateState, now: Date): void {
+  headers.set('RateLimit-Policy', `"minute";q=${rate.limit};w=60`);
+  headers.set('RateLimit', `"minute";r=${rate.remaining};t=${rate.resetSeconds}`);
+  headers.set('X-RateLimit-Limit', String(rate.limit));
+  headers.set('X-RateLimit-Remaining', String(rate.remaining));
+  headers.set('X-RateLimit-Reset', String(Math.floor(now.getTime() / 1000) + rate.resetSeconds));
 }
+
+/** An API answer's headers: the API's front handler gives every request its own. */
+const headersOf = (res: ApiResponse): AnswerHeaders => context(res).headers!;
 
 /** The quota as it stands, on a refusal that took nothing (suspended, plan, invalid request). */
 function quotaAsItStands(deps: PipelineDeps) {
   return async (res: ApiResponse, caller: Caller, at: Date) => {
     const quota = quotaView(caller, await deps.admission.peek(caller, at), at);
     context(res).quota = quota;
-    setQuotaHeaders(res, quota);
+    setQuotaHeaders(headersOf(res), quota);
   };
 }
 
@@ -142,9 +146,9 @@ export function apiAdmission(deps: PipelineDeps): Chain {
     const admission =
       deps.admission.admitFromLease(caller, metadata.endpoint, counted, at) ??
       (await deps.admission.admit(caller, metadata.endpoint, counted, at));
-    if (admission.rate) setRateHeaders(res, admission.rate, at);
+    if (admission.rate) setRateHeaders(headersOf(res), admission.rate, at);
     ctx.quota = quotaView(caller, admission.used, at);
-    setQuotaHeaders(res, ctx.quota);
+    setQuotaHeaders(headersOf(res), ctx.quota);
 
     if (admission.outcome === 'rate_limited') {
       const wait = String(admission.rate!.resetSeconds);

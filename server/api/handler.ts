@@ -25,6 +25,7 @@ import type { Admission } from '../quota/admission.js';
 import type { RequestContext } from './context.js';
 import { releaseOnError, toApiError, validationProblemOf, writeProblem } from './problem.js';
 import { startRequest } from '../http/request-start.js';
+import { AnswerHeaders } from '../http/answer-headers.js';
 
 /** What the request chain and handlers see of a request. */
 export interface ApiRequest {
@@ -162,7 +163,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     if (!found) throw new ApiError('not_found', `No endpoint at ${req.path}. See /docs.`);
     const { compiled } = found;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', 'GET, HEAD');
+      ctx.headers!.set('Allow', 'GET, HEAD');
       throw new ApiError('method_not_allowed', `${req.method} is not allowed here: the API is read-only (GET).`);
     }
     const { route } = compiled;
@@ -174,12 +175,19 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
       throw validationProblemOf({ path: params.success ? null : params.error, query: query.success ? null : query.error });
     }
     await deps.admit(req, res, compiled.metadata);
+    // A stream writes its own status and headers: the ones gathered go on the response first.
+    if (compiled.streaming) ctx.headers!.applyTo(res);
     const result = await compiled.handler({ query: query.data, params: params.data, ctx, req, res });
     if (result.status === 'streamed') return;
     const json = JSON.stringify(result.body);
-    res.statusCode = result.status;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(json));
+    ctx.headers!.writeHead(
+      res,
+      result.status,
+      'Content-Type',
+      'application/json; charset=utf-8',
+      'Content-Length',
+      String(Buffer.byteLength(json)),
+    );
     res.end(json);
   };
 
@@ -190,12 +198,14 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     if (!path.startsWith(PREFIX) || deps.passThrough.has(path)) return false;
     const res = response as ApiResponse;
     const found = find(path);
+    const headers = new AnswerHeaders();
     const ctx = startRequest<RequestContext>(raw, res, deps, {
       path,
       secure: deps.isSecure(raw),
       routeOf: () => (found ? found.compiled.route.path : 'unmatched'),
+      headers,
     });
-    res.setHeader('Cache-Control', 'no-store');
+    headers.set('Cache-Control', 'no-store');
     const req: ApiRequest = { method: raw.method ?? 'GET', path, headers: raw.headers, raw };
     const run = () => {
       serve(req, res, ctx, q < 0 ? '' : url.slice(q + 1), found)

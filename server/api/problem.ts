@@ -13,6 +13,7 @@ import type { Metrics } from '../platform/metrics.js';
 import type { Admission } from '../quota/admission.js';
 import { context, type RequestContext } from './context.js';
 import { setQuotaHeaders } from './quota-headers.js';
+import { AnswerHeaders } from '../http/answer-headers.js';
 
 function fieldErrors(where: string, error: ZodError | null): TFieldError[] {
   if (!error) return [];
@@ -53,7 +54,7 @@ export async function releaseOnError(res: ServerResponse, ctx: RequestContext, a
   await admission.settle(ctx.ticket, false);
   const used = Math.max(0, ctx.quota.used - 1);
   ctx.quota = { ...ctx.quota, used, remaining: ctx.quota.limit === null ? null : Math.max(0, ctx.quota.limit - used) };
-  if (!res.headersSent) setQuotaHeaders(res, ctx.quota);
+  if (!res.headersSent && ctx.headers) setQuotaHeaders(ctx.headers, ctx.quota);
 }
 
 export function writeProblem(res: ServerResponse, ctx: RequestContext, err: ApiError, metrics?: Metrics): void {
@@ -72,11 +73,18 @@ export function writeProblem(res: ServerResponse, ctx: RequestContext, err: ApiE
     ...(err.options.errors ? { errors: err.options.errors } : {}),
     meta: { request_id: ctx.requestId, ...(ctx.quota ? { quota: ctx.quota } : {}) },
   };
-  for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
+  // The API's answers gathered their headers so far; the Express app's are on the response already.
+  const headers = ctx.headers ?? new AnswerHeaders();
+  for (const [name, value] of Object.entries(err.options.headers ?? {})) headers.set(name, value);
   const json = JSON.stringify(body);
-  res.statusCode = err.status;
-  res.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
+  headers.writeHead(
+    res,
+    err.status,
+    'Content-Type',
+    'application/problem+json; charset=utf-8',
+    'Content-Length',
+    String(Buffer.byteLength(json)),
+  );
   res.end(json);
 }
 

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { AnswerHeaders } from '../http/answer-headers.js';
 import type { TQuota } from '../../contract/schemas.js';
 import { quotaView as view } from '../accounts/policy.js';
 import type { Caller } from './context.js';
@@ -8,9 +8,9 @@ export function quotaView(caller: Caller, used: number, now: Date): TQuota {
 }
 
 /** X-Quota-* headers; the reset as Unix seconds, like X-RateLimit-Reset. */
-export function setQuotaHeaders(res: ServerResponse, quota: TQuota): void {
+export function setQuotaHeaders(headers: AnswerHeaders, quota: TQuota): void {
   const reset = Math.floor(Date.parse(quota.resets_at) / 1000);
-  res.setHeader('X-Quota-Limit', quota.limit === null ? 'unlimited' : String(quota.limit));
-  res.setHeader('X-Quota-Remaining', quota.remaining === null ? 'unlimited' : String(quota.remaining));
-  res.setHeader('X-Quota-Reset', String(reset));
+  headers.set('X-Quota-Limit', quota.limit === null ? 'unlimited' : String(quota.limit));
+  headers.set('X-Quota-Remaining', quota.remaining === null ? 'unlimited' : String(quota.remaining));
+  headers.set('X-Quota-Reset', String(reset));
 }

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { randomId } from '../platform/ids.js';
 import { type Logger, logRequest } from '../platform/logger.js';
+import type { AnswerHeaders } from './answer-headers.js';
 import type { Metrics } from '../platform/metrics.js';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{8,64}$/;
@@ -22,6 +23,8 @@ export interface StartedRequest {
    * false when the connection closed first (one pair of listeners per request serves all).
    */
   onEnd?: (finished: boolean) => void;
+  /** Where an API answer's headers gather until it is written (answer-headers.ts); absent for the Express app's. */
+  headers?: AnswerHeaders;
 }
 
 export interface RequestStartDeps {
@@ -37,15 +40,19 @@ export function startRequest<C extends StartedRequest>(
   req: IncomingMessage,
   res: ServerResponse & { locals?: object },
   deps: RequestStartDeps,
-  o: { path: string; secure: boolean; routeOf: () => string },
+  o: { path: string; secure: boolean; routeOf: () => string; headers?: AnswerHeaders },
 ): C {
   const started = process.hrtime.bigint();
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && SAFE_ID.test(given) ? given : randomId('req');
   const ctx = (res.locals ??= {}) as C;
   ctx.requestId = id;
-  res.setHeader('X-Request-Id', id);
-  if (o.secure) res.setHeader('Strict-Transport-Security', HSTS);
+  ctx.headers = o.headers;
+  const header = o.headers
+    ? (name: string, value: string) => o.headers!.set(name, value)
+    : (name: string, value: string) => res.setHeader(name, value);
+  header('X-Request-Id', id);
+  if (o.secure) header('Strict-Transport-Security', HSTS);
   let done = false;
   const end = (finished: boolean) => {
     if (done) return;
