@@ -2,7 +2,8 @@
  * Structured JSON logs (pino). Never log API keys, request bodies or listing PII.
  *
  * Lines are buffered (4 KB) and written asynchronously: one write per request would cost
- * the hot path a system call each. The buffer is also written every second, so a quiet
+ * the hot path a system call each; the request lines of one turn of the event loop are
+ * handed to the buffer together. The buffer is also written every second, so a quiet
  * instance's lines are never more than a second late; `flushLogs` writes it at once (the
  * server calls it before exiting, so a shutdown loses no line).
  */
@@ -10,8 +11,36 @@ import { destination, pino, type Logger } from 'pino';
 
 export type { Logger };
 
-/** Where createLogger's loggers write, and their bindings as pino writes them (`,"service":…`). */
-const direct = new WeakMap<Logger, { stream: { write(line: string): unknown }; bindings: string }>();
+/**
+ * Where createLogger's loggers write, their bindings as pino writes them (`,"service":…`),
+ * and the request lines of this turn of the event loop, written together at its end: the
+ * stream measures what it holds on every write, so one write per line cost more than the line.
+ */
+interface Direct {
+  stream: { write(line: string): unknown };
+  bindings: string;
+  lines: string[];
+}
+const direct = new WeakMap<Logger, Direct>();
+
+function writeLines(to: Direct): void {
+  if (!to.lines.length) return;
+  const text = to.lines.join('');
+  to.lines.length = 0;
+  to.stream.write(text);
+}
+
+/** The time as pino's isoTime writes it, worked out once per millisecond. */
+let lastMs = 0;
+let lastIso = '';
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
 
 const INFO = 30;
 
@@ -35,7 +64,7 @@ export function createLogger(level: string, options: { sync?: boolean } = {}): L
     },
     stream,
   );
-  direct.set(logger, { stream, bindings: `,${JSON.stringify(logger.bindings()).slice(1, -1)}` });
+  direct.set(logger, { stream, bindings: `,${JSON.stringify(logger.bindings()).slice(1, -1)}`, lines: [] });
   return logger;
 }
 
@@ -64,13 +93,16 @@ export function logRequest(logger: Logger, r: RequestLine): void {
     return;
   }
   const account = r.account === undefined ? '' : `,"account":"${r.account}"`;
-  to.stream.write(
-    `{"level":${INFO},"time":"${new Date().toISOString()}"${to.bindings},"request_id":"${r.requestId}","method":"${r.method}","path":${JSON.stringify(r.path)},"status":${r.status},"ms":${r.ms}${account},"msg":"request"}\n`,
+  if (!to.lines.length) setImmediate(writeLines, to);
+  to.lines.push(
+    `{"level":${INFO},"time":"${isoNow()}"${to.bindings},"request_id":"${r.requestId}","method":"${r.method}","path":${JSON.stringify(r.path)},"status":${r.status},"ms":${r.ms}${account},"msg":"request"}\n`,
   );
 }
 
 export function flushLogs(logger: Logger): void {
   try {
+    const to = direct.get(logger);
+    if (to) writeLines(to);
     logger.flush();
   } catch {
     // Nothing buffered, or stdout already closed.
