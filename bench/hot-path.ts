@@ -12,11 +12,12 @@
  *
  * BENCH_LOG_LEVEL sets the server's LOG_LEVEL (default info: one log line per request).
  *
- * Prints a markdown table: requests/s and p50 of each, their ratio, the non-2xx count,
- * and the Mboa server's resident memory idle and after the load.
+ * Prints a markdown table: requests/s and p50 of each, their ratio, the CPU time (user and
+ * system, from /proc) per request of each server and of PostgreSQL, the non-2xx count, and
+ * the Mboa server's resident memory idle and after the load.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,6 +143,31 @@ interface WrkResult {
   p50: number;
   p99: number;
   non2xx: number;
+  /** The server process's CPU time (user and system) per request answered, in µs. */
+  cpuUs: number;
+  /** The same for PostgreSQL's processes (all of them: the benchmark's machine runs nothing else). */
+  pgCpuUs: number;
+}
+
+/** CPU time a process has used so far, in µs (utime and stime of /proc/<pid>/stat). */
+const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+function cpuTimeUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
+
+/** The same for every PostgreSQL process of the machine. */
+function postgresCpuTimeUs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/stat`, 'utf8').includes(' (postgres) ')) total += cpuTimeUs(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
 }
 
 const toMs = (value: string) => {
@@ -156,17 +182,22 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-async function wrk(base: string, file: string, seconds: number): Promise<WrkResult> {
+async function wrk(base: string, file: string, seconds: number, server: ChildProcess): Promise<WrkResult> {
+  const cpuBefore = cpuTimeUs(server.pid!);
+  const pgBefore = postgresCpuTimeUs();
   const { stdout } = await promisify(execFile)(
     'wrk',
     ['-t2', `-c${values.connections}`, `-d${seconds}s`, '--latency', '-s', join(ROOT, 'bench/wrk/paths.lua'), base],
     { env: { ...process.env, WRK_PATHS: file, MBOA_KEY: key } },
   );
+  const requests = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN);
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
     p50: toMs(/\s50%\s+(\S+)/.exec(stdout)?.[1] ?? ''),
     p99: toMs(/\s99%\s+(\S+)/.exec(stdout)?.[1] ?? ''),
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0),
+    cpuUs: (cpuTimeUs(server.pid!) - cpuBefore) / requests,
+    pgCpuUs: (postgresCpuTimeUs() - pgBefore) / requests,
   };
 }
 
@@ -178,25 +209,27 @@ try {
   console.log(
     `${count[0].n.toLocaleString('en-US')} active listings; wrk ${values.connections} connections, ${values.rounds} rounds of ${seconds} s per case and server, taken in turn (medians; the ratio of each round in brackets); Mboa ${values.runtime}, Node ${process.version}\n`,
   );
-  console.log('| Case | Mboa req/s | Bare req/s | Ratio (rounds) | Mboa p50 | Bare p50 | Mboa p99 | Mboa non-2xx |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| Case | Mboa req/s | Bare req/s | Ratio (rounds) | Mboa p50 | Bare p50 | Mboa p99 | CPU/req: Mboa, bare | PostgreSQL CPU/req: Mboa, bare | Mboa non-2xx |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   const rounds = Number(values.rounds);
   for (const c of CASES) {
     // Warm both (JIT, caches, pools) before measuring.
-    await wrk(`http://127.0.0.1:${mboaPort}`, c.file, 2);
-    await wrk(`http://127.0.0.1:${barePort}`, c.file, 2);
+    await wrk(`http://127.0.0.1:${mboaPort}`, c.file, 2, mboa);
+    await wrk(`http://127.0.0.1:${barePort}`, c.file, 2, bare);
     // In turn, so that a drift of the machine (another tenant, a cache) falls on both alike.
     const runs: Array<{ m: WrkResult; b: WrkResult }> = [];
     for (let r = 0; r < rounds; r++) {
-      const m = await wrk(`http://127.0.0.1:${mboaPort}`, c.file, seconds);
-      const b = await wrk(`http://127.0.0.1:${barePort}`, c.file, seconds);
+      const m = await wrk(`http://127.0.0.1:${mboaPort}`, c.file, seconds, mboa);
+      const b = await wrk(`http://127.0.0.1:${barePort}`, c.file, seconds, bare);
       runs.push({ m, b });
     }
     const med = (pick: (run: { m: WrkResult; b: WrkResult }) => number) => median(runs.map(pick));
     const f = (n: number) => Math.round(n).toLocaleString('en-US');
     const ratios = runs.map((r) => (r.m.rps / r.b.rps).toFixed(2)).join(', ');
     console.log(
-      `| ${c.name}${c.counted ? ' (counted)' : ''} | ${f(med((r) => r.m.rps))} | ${f(med((r) => r.b.rps))} | ${med((r) => r.m.rps / r.b.rps).toFixed(2)} (${ratios}) | ${med((r) => r.m.p50).toFixed(2)} ms | ${med((r) => r.b.p50).toFixed(2)} ms | ${med((r) => r.m.p99).toFixed(2)} ms | ${runs.reduce((n, r) => n + r.m.non2xx, 0)} |`,
+      `| ${c.name}${c.counted ? ' (counted)' : ''} | ${f(med((r) => r.m.rps))} | ${f(med((r) => r.b.rps))} | ${med((r) => r.m.rps / r.b.rps).toFixed(2)} (${ratios}) | ${med((r) => r.m.p50).toFixed(2)} ms | ${med((r) => r.b.p50).toFixed(2)} ms | ${med((r) => r.m.p99).toFixed(2)} ms | ${f(med((r) => r.m.cpuUs))} µs, ${f(med((r) => r.b.cpuUs))} µs | ${f(med((r) => r.m.pgCpuUs))} µs, ${f(med((r) => r.b.pgCpuUs))} µs | ${runs.reduce((n, r) => n + r.m.non2xx, 0)} |`,
     );
   }
   const loaded = rss(mboa.pid!);
