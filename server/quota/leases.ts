@@ -82,7 +82,8 @@ export class Lease {
 
   constructor(
     readonly key: string,
-    readonly o: {
+    /** What Redis granted. */
+    readonly grant: {
       accountId: string;
       rateScope: 'live' | 'test';
       month: string;
@@ -98,17 +99,17 @@ export class Lease {
       nowMs: number;
     },
   ) {
-    this.expiresAt = o.nowMs + LEASE_MS;
+    this.expiresAt = grant.nowMs + LEASE_MS;
   }
 
   /** Whether it can admit a call made at `nowMs` in `month`. */
   admits(month: string, nowMs: number): boolean {
     return (
       this.taking &&
-      this.o.month === month &&
-      this.o.window === Math.floor(nowMs / 60_000) &&
+      this.grant.month === month &&
+      this.grant.window === Math.floor(nowMs / 60_000) &&
       nowMs < this.expiresAt &&
-      this.taken < this.o.size
+      this.taken < this.grant.size
     );
   }
 }
@@ -161,7 +162,7 @@ export class Leases {
     lease.taken++;
     lease.inFlight++;
     this.leasedCalls++;
-    const { size, rateCount, used, pending, limit } = lease.o;
+    const { size, rateCount, used, pending, limit } = lease.grant;
     const left = size - lease.taken;
     if (!left) this.stop(lease);
     return {
@@ -191,10 +192,10 @@ export class Leases {
   }
 
   /** A lease Redis granted; its first slot is the asking call's. */
-  open(key: string, o: Lease['o']): Lease {
+  open(key: string, grant: Lease['grant']): Lease {
     const before = this.leases.get(key);
     if (before) this.stop(before);
-    const lease = new Lease(key, o);
+    const lease = new Lease(key, grant);
     lease.timer = setTimeout(() => this.stop(lease), LEASE_MS);
     lease.timer.unref();
     this.leases.set(key, lease);
@@ -224,14 +225,14 @@ export class Leases {
     if (this.leases.get(lease.key) === lease) this.leases.delete(lease.key);
     if (lease.inFlight === 0) {
       void this.finish(lease);
-    } else if (lease.taken < lease.o.size && !lease.lost) {
+    } else if (lease.taken < lease.grant.size && !lease.lost) {
       lease.returned = true;
       void this.send(lease, {
         fromSlot: lease.taken,
-        toSlot: lease.o.size,
+        toSlot: lease.grant.size,
         answered: [],
-        unusedCalls: lease.o.size - lease.taken,
-        leasedSize: lease.o.size,
+        unusedCalls: lease.grant.size - lease.taken,
+        leasedSize: lease.grant.size,
       });
     }
   }
@@ -242,15 +243,15 @@ export class Leases {
     if (lease.returned) return this.send(lease, { fromSlot: 0, toSlot: lease.taken, answered, unusedCalls: 0, leasedSize: 0 });
     return this.send(lease, {
       fromSlot: 0,
-      toSlot: lease.o.size,
+      toSlot: lease.grant.size,
       answered,
-      unusedCalls: lease.o.size - lease.taken,
-      leasedSize: lease.o.size,
+      unusedCalls: lease.grant.size - lease.taken,
+      leasedSize: lease.grant.size,
     });
   }
 
   private send(lease: Lease, w: Pick<LeaseWrite, 'fromSlot' | 'toSlot' | 'answered' | 'unusedCalls' | 'leasedSize'>): Promise<void> {
-    const { accountId, rateScope, month, window, holdPrefix, limit } = lease.o;
+    const { accountId, rateScope, month, window, holdPrefix, limit } = lease.grant;
     const writing = this.write({ ...w, accountId, rateScope, month, windowMs: window * 60_000, holdPrefix, limit, lost: lease.lost });
     this.writing.add(writing);
     void writing.finally(() => this.writing.delete(writing));
