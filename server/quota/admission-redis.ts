@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { AnsweredCalls, LeaseWrite } from './leases.js';
+import type { LeaseWrite } from './leases.js';
 
 /**
  * Where counts not yet in PostgreSQL wait: the pending hash, and the batches being flushed.
@@ -404,10 +404,10 @@ export class RedisAdmissionStore {
    * (leases.ts); resolves with the month's count once they are in, null when it counted none.
    * A window whose minute is over is read by no one any more: giving back to it is harmless.
    */
-  async writeLease(w: LeaseWrite, fieldOf: (a: AnsweredCalls) => string): Promise<number | null> {
+  async writeLease(w: LeaseWrite): Promise<number | null> {
     const [used, holds, window] = this.keys(w.accountId, w.month, w.windowMs, w.rateScope);
     const calls = w.answered.reduce((n, a) => n + a.calls, 0);
-    const fields = w.answered.flatMap((a) => [fieldOf(a), a.calls]);
+    const fields = w.answered.flatMap((a) => [a.field, a.calls]);
     const counted = await this.redis.mboaLeaseWrite(
       used,
       holds,

@@ -486,7 +486,7 @@ export class Admission {
   private async writeLease(w: LeaseWrite): Promise<void> {
     if (!w.lost && this.redisUsable()) {
       try {
-        const used = await this.redisStore!.writeLease(w, (a) => breakdownField(w.accountId, a.day, a.endpoint, a.keyId));
+        const used = await this.redisStore!.writeLease(w);
         if (used !== null) this.options.onCounted?.(w.accountId, w.month, used, w.limit);
         return;
       } catch (err) {

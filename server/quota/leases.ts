@@ -27,6 +27,8 @@
  * PostgreSQL then may include another instance's unused leased calls (at most MAX_LEASE
  * each), so that minute may allow that many calls fewer.
  */
+import { breakdownField } from './usage-flusher.js';
+
 export const LEASE_MS = 100;
 export const MAX_LEASE = 64;
 /**
@@ -37,6 +39,8 @@ export const LEASE_MIN_RATE = 1_000;
 
 /** Calls of a lease answered 2xx, by day, endpoint and key (the usage breakdown). */
 export interface AnsweredCalls {
+  /** The usage breakdown's field for them (usage-flusher.ts). */
+  field: string;
   day: string;
   endpoint: string;
   keyId: string;
@@ -206,10 +210,10 @@ export class Leases {
   settle(lease: Lease, call: { day: string; endpoint: string; keyId: string }, answered: boolean): Promise<void> {
     lease.inFlight--;
     if (answered) {
-      const field = `${call.day}|${call.endpoint}|${call.keyId}`;
+      const field = breakdownField(lease.grant.accountId, call.day, call.endpoint, call.keyId);
       const entry = lease.answered.get(field);
       if (entry) entry.calls++;
-      else lease.answered.set(field, { ...call, calls: 1 });
+      else lease.answered.set(field, { field, day: call.day, endpoint: call.endpoint, keyId: call.keyId, calls: 1 });
     }
     return lease.taking || lease.inFlight > 0 ? Promise.resolve() : this.finish(lease);
   }
