@@ -163,7 +163,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     if (!found) throw new ApiError('not_found', `No endpoint at ${req.path}. See /docs.`);
     const { compiled } = found;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      ctx.headers!.set('Allow', 'GET, HEAD');
+      ctx.headers!.setHeader('Allow', 'GET, HEAD');
       throw new ApiError('method_not_allowed', `${req.method} is not allowed here: the API is read-only (GET).`);
     }
     const { route } = compiled;
@@ -205,7 +205,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
       routeOf: () => (found ? found.compiled.route.path : 'unmatched'),
       headers,
     });
-    headers.set('Cache-Control', 'no-store');
+    headers.setHeader('Cache-Control', 'no-store');
     const req: ApiRequest = { method: raw.method ?? 'GET', path, headers: raw.headers, raw };
     const run = () => {
       serve(req, res, ctx, q < 0 ? '' : url.slice(q + 1), found)

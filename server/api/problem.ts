@@ -75,7 +75,7 @@ export function writeProblem(res: ServerResponse, ctx: RequestContext, err: ApiE
   };
   // The API's answers gathered their headers so far; the Express app's are on the response already.
   const headers = ctx.headers ?? new AnswerHeaders();
-  for (const [name, value] of Object.entries(err.options.headers ?? {})) headers.set(name, value);
+  for (const [name, value] of Object.entries(err.options.headers ?? {})) headers.setHeader(name, value);
   const json = JSON.stringify(body);
   headers.writeHead(
     res,

@@ -10,7 +10,7 @@ export function quotaView(caller: Caller, used: number, now: Date): TQuota {
 /** X-Quota-* headers; the reset as Unix seconds, like X-RateLimit-Reset. */
 export function setQuotaHeaders(headers: AnswerHeaders, quota: TQuota): void {
   const reset = Math.floor(Date.parse(quota.resets_at) / 1000);
-  headers.set('X-Quota-Limit', quota.limit === null ? 'unlimited' : String(quota.limit));
-  headers.set('X-Quota-Remaining', quota.remaining === null ? 'unlimited' : String(quota.remaining));
-  headers.set('X-Quota-Reset', String(reset));
+  headers.setHeader('X-Quota-Limit', quota.limit === null ? 'unlimited' : String(quota.limit));
+  headers.setHeader('X-Quota-Remaining', quota.remaining === null ? 'unlimited' : String(quota.remaining));
+  headers.setHeader('X-Quota-Reset', String(reset));
 }

@@ -12,8 +12,8 @@ export class AnswerHeaders {
   /** Name, value, name, value... as `writeHead` takes them. */
   private readonly list: string[] = [];
 
-  /** Sets a header, replacing one set before under the same name. */
-  set(name: string, value: string): void {
+  /** Sets a header, replacing one set before under the same name (as a response's own `setHeader`). */
+  setHeader(name: string, value: string): void {
     for (let i = 0; i < this.list.length; i += 2) {
       if (this.list[i] === name) {
         this.list[i + 1] = value;
@@ -23,14 +23,9 @@ export class AnswerHeaders {
     this.list.push(name, value);
   }
 
-  get(name: string): string | undefined {
-    const i = this.list.indexOf(name);
-    return i >= 0 && i % 2 === 0 ? this.list[i + 1] : undefined;
-  }
-
   /** Writes the status line and the headers: these, then `last` (name, value...). */
   writeHead(res: ServerResponse, status: number, ...last: string[]): void {
-    for (let i = 0; i < last.length; i += 2) this.set(last[i], last[i + 1]);
+    for (let i = 0; i < last.length; i += 2) this.setHeader(last[i], last[i + 1]);
     res.writeHead(status, this.list);
   }
 

@@ -48,11 +48,9 @@ export function startRequest<C extends StartedRequest>(
   const ctx = (res.locals ??= {}) as C;
   ctx.requestId = id;
   ctx.headers = o.headers;
-  const header = o.headers
-    ? (name: string, value: string) => o.headers!.set(name, value)
-    : (name: string, value: string) => res.setHeader(name, value);
-  header('X-Request-Id', id);
-  if (o.secure) header('Strict-Transport-Security', HSTS);
+  const headers = o.headers ?? res;
+  headers.setHeader('X-Request-Id', id);
+  if (o.secure) headers.setHeader('Strict-Transport-Security', HSTS);
   let done = false;
   const end = (finished: boolean) => {
     if (done) return;
