@@ -108,6 +108,9 @@ export function typesSource(router: object = contract): string {
   }
 
   const body = out.join('\n');
+  const declared = [...body.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
+  const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
+  if (twice.length) throw new Error(`${twice.join(', ')} declared twice; rename in scripts/sdk-generator/names.ts`);
   const places = [...new Set(Object.values(INPUT_FIELDS))].filter((name) => new RegExp(`: ${name}\\b`).test(body));
   const imports = places.length ? `import type { ${places.join(', ')} } from './places.js';\n\n` : '';
   return `${GENERATED_HEADER}\n${jsDoc(FILE_DOC)}\n${imports}${body}`;

@@ -143,6 +143,12 @@ describe('routes', () => {
     expect(source).toMatch(/^import type \{ City \} from '\.\/places\.js';$/m);
   });
 
+  it('refuses two types of one name', () => {
+    const route = { method: 'GET', path: '/s', responses: { 200: z.object({ id: z.string() }) } } as const;
+    const clash = c.router({ market: c.router({ stats: route }), marketStats: route });
+    expect(() => typesSource(clash)).toThrow('MarketStatsResponse declared twice');
+  });
+
   it('refuses an error body it has no name for', () => {
     const bad = c.router({ x: { method: 'GET', path: '/x', responses: { 200: ZListing, 404: z.object({ oops: z.string() }) } } });
     expect(() => typesSource(bad)).toThrow('x: the 404 body is not a named schema');
