@@ -1,25 +1,28 @@
 /**
- * The SDK's hand-written types must equal the contract's inferred ones. The assertions
- * are checked by the compiler (`tsc -p sdk/tsconfig.json`); the test below runs that
- * compiler, so `vitest` fails too when a schema changes and the SDK does not follow.
+ * The SDK's types, generated from the contract (`npm run generate:sdk`), must equal the
+ * contract's inferred ones: this proves the generator right, as `test/sdk/generated.test.ts`
+ * proves the committed files fresh. The assertions are checked by the compiler
+ * (`tsc -p sdk/tsconfig.json`); the test below runs that compiler, so `vitest` fails too.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import type * as C from '../../contract/index.js';
 import type * as S from '../src/types.js';
 import type { ListingExportParams } from '../src/export-types.js';
-import type { City, KnownCity } from '../src/places.js';
+import type { City, KnownCity, KnownNeighborhood, Neighborhood, NeighborhoodsByCity } from '../src/places.js';
 
 /** Exact type equality (not mere assignability): optional vs required, extra keys, `null`s all count. */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 /** Compiles only when `T` is `true`. */
 type Assert<T extends true> = T;
 /**
- * The SDK types `city` as `City` (the known cities, suggested by editors, or any string);
- * the contract as `string`. Apart from that the parameters must be equal.
+ * The SDK types `city` as `City` and `neighborhood` as `Neighborhood` (the known places,
+ * suggested by editors, or any string); the contract as `string`. Apart from that the
+ * parameters must be equal.
  */
-type PlainCity<T> = { [K in keyof T]: K extends 'city' ? string | undefined : T[K] };
+type PlainCity<T> = { [K in keyof T]: K extends 'city' | 'neighborhood' ? string | undefined : T[K] };
 
 export type Checks = [
   Assert<Equal<S.PropertyType, C.TListing['type']>>,
@@ -46,15 +49,23 @@ export type Checks = [
   Assert<Equal<S.PingResponse, C.TPingResponse>>,
   Assert<Equal<PlainCity<S.ListingSearchParams>, C.TListingsQuery>>,
   Assert<Equal<S.ListingGetParams, C.TListingQuery>>,
+  Assert<Equal<S.ListingGetPathParams, z.input<typeof C.ZListingParams>>>,
   Assert<Equal<PlainCity<S.MarketStatsParams>, C.TStatsQuery>>,
   Assert<Equal<PlainCity<S.MarketTrendsParams>, C.TTrendsQuery>>,
   // The bulk export takes the search's filters (typed from the search's, so alike), without
   // sort and paging, plus currency and after.
   Assert<Equal<keyof ListingExportParams, Exclude<keyof C.TListingsQuery, 'sort' | 'limit' | 'cursor'> | 'currency' | 'after'>>,
   Assert<Equal<PlainCity<ListingExportParams>, C.TExportQuery>>,
-  // Any string is a City, and every known city is one.
+  // Any string is a City or a Neighborhood, and every known one is one.
   Assert<string extends City ? true : false>,
   Assert<KnownCity extends City ? true : false>,
+  Assert<string extends Neighborhood ? true : false>,
+  Assert<KnownNeighborhood extends Neighborhood ? true : false>,
+  // The known places are literals, not `string` (which would hide the suggestions).
+  Assert<string extends KnownCity ? false : true>,
+  Assert<string extends KnownNeighborhood ? false : true>,
+  Assert<Equal<keyof NeighborhoodsByCity, KnownCity>>,
+  Assert<Equal<S.ListingStatus | 'any', NonNullable<ListingExportParams['status']>>>,
   Assert<Equal<S.FieldError, C.TFieldError>>,
   Assert<Equal<S.ProblemMeta, C.TProblemMeta>>,
   Assert<Equal<S.Problem, C.TProblem>>,

@@ -74,7 +74,7 @@ const TS_CHECK = `
 import {
   Mboa, CursorPage, MboaError, ValidationError, QuotaExceededError, PlanForbiddenError, ListingExport,
   type Listing, type ListingSearchParams, type Quota, type MarketStatsResponse, type ErrorCode,
-  type City, type KnownCity, type ListingExportParams, type WithResponse, type LogDetails, type QuotaHeaders,
+  type City, type KnownCity, type KnownNeighborhood, type NeighborhoodsByCity, type ListingExportParams, type WithResponse, type LogDetails, type QuotaHeaders,
 } from '@mboa/sdk';
 
 export async function check(): Promise<void> {
@@ -85,6 +85,12 @@ export async function check(): Promise<void> {
   });
   const known: KnownCity = 'Ngaoundéré';
   const spelt: City = 'Yaounde';
+  const quarter: NeighborhoodsByCity['Douala'] = 'Bonapriso';
+  const anywhere: KnownNeighborhood = quarter;
+  await mboa.market.stats({ city: 'Douala', neighborhood: anywhere });
+  await mboa.market.trends({ neighborhood: 'Bonapriso-Sud' });
+  // @ts-expect-error not a neighbourhood of Douala
+  const elsewhere: NeighborhoodsByCity['Douala'] = 'Bastos';
   const { data: stats0, headers, requestId, status }: WithResponse<MarketStatsResponse> = await mboa.market.stats({ city: known }).withResponse();
   const first = await mboa.listings.search({ city: spelt }).withResponse();
   const firstPage: CursorPage<Listing> = first.data;
@@ -96,7 +102,7 @@ export async function check(): Promise<void> {
   const resumeAt: string | undefined = exp.lastId;
   // @ts-expect-error no sort on an export
   mboa.exports.listings({ sort: 'price' });
-  void [stats0, requestId, status, firstPage.response.requestId, remaining, q?.remaining, resumeAt, exp.received, exp.resumes, exp.complete];
+  void [elsewhere, stats0, requestId, status, firstPage.response.requestId, remaining, q?.remaining, resumeAt, exp.received, exp.resumes, exp.complete];
   const params: ListingSearchParams = { city: 'Douala', purpose: 'sale', type: 'villa', min_price: 1, sort: '-price', limit: 200 };
   const page: CursorPage<Listing> = await mboa.listings.search(params);
   const total: number = page.meta.total;
