@@ -2,8 +2,8 @@
  * Quota e-mails: once when an account reaches 80 % of its monthly quota, once when it
  * reaches 100 %, each at most once a month whatever the number of server instances.
  *
- * `noteQuotaLevel` runs after every counted call (usage-meter.ts), off the request's path.
- * Below 80 % it does nothing at all: no query. At or above a level it records the level in
+ * `noteQuotaLevel` runs after every count written (server/quota/admission.ts, `onCounted`),
+ * off the request's path. Below 80 % it does nothing at all: no query. At or above a level it records the level in
  * `quota_alerts` (one INSERT … ON CONFLICT DO NOTHING: the first instance to get there
  * sends the mail) and remembers it in memory, so the following calls cost nothing either.
  * When a plan change jumps both levels at once, only the 100 % mail is sent.

@@ -27,7 +27,8 @@
  * PostgreSQL then may include another instance's unused leased calls (at most MAX_LEASE
  * each), so that minute may allow that many calls fewer.
  */
-import { breakdownField } from './usage-flusher.js';
+import { AdmitCode, type AdmitAnswer, type AdmitInput, type RateScope, WINDOW_MS } from './store.js';
+import { breakdownField } from './usage-keys.js';
 
 export const LEASE_MS = 100;
 export const MAX_LEASE = 64;
@@ -39,7 +40,7 @@ export const LEASE_MIN_RATE = 1_000;
 
 /** Calls of a lease answered 2xx, by day, endpoint and key (the usage breakdown). */
 export interface AnsweredCalls {
-  /** The usage breakdown's field for them (usage-flusher.ts). */
+  /** The usage breakdown's field for them (usage-keys.ts). */
   field: string;
   day: string;
   endpoint: string;
@@ -54,7 +55,7 @@ export interface AnsweredCalls {
  */
 export interface LeaseWrite {
   accountId: string;
-  rateScope: 'live' | 'test';
+  rateScope: RateScope;
   month: string;
   windowMs: number;
   holdPrefix: string;
@@ -89,9 +90,9 @@ export class Lease {
     /** What Redis granted. */
     readonly grant: {
       accountId: string;
-      rateScope: 'live' | 'test';
+      rateScope: RateScope;
       month: string;
-      /** The minute of the window (ms since the epoch / 60,000). */
+      /** The minute of the window (ms since the epoch / WINDOW_MS). */
       window: number;
       holdPrefix: string;
       size: number;
@@ -111,22 +112,20 @@ export class Lease {
     return (
       this.taking &&
       this.grant.month === month &&
-      this.grant.window === Math.floor(nowMs / 60_000) &&
+      this.grant.window === Math.floor(nowMs / WINDOW_MS) &&
       nowMs < this.expiresAt &&
       this.taken < this.grant.size
     );
   }
 }
 
-/** What a call admitted from a lease sees, as Redis would have answered it alone. */
-export interface LeasedCall {
+/**
+ * What a call admitted from a lease sees, as Redis would have answered it alone (as of the
+ * lease): the calls in the minute's window and the slots held, this one included, and the
+ * calls counted this month.
+ */
+export interface LeasedCall extends AdmitAnswer {
   lease: Lease;
-  /** Calls in the minute's window, this one included (as of the lease). */
-  rateCount: number;
-  /** Calls counted this month (as of the lease). */
-  used: number;
-  /** Slots held by calls in flight, this one included (as of the lease). */
-  pending: number;
 }
 
 /** The leases of one instance, by account (and scope). */
@@ -170,6 +169,8 @@ export class Leases {
     const left = size - lease.taken;
     if (!left) this.stop(lease);
     return {
+      code: AdmitCode.Admitted,
+      store: 'redis',
       lease,
       rateCount: rateCount - left,
       // As if the lease's unused slots were not held: counted, plus held by others, plus this lease's calls so far.
@@ -195,15 +196,39 @@ export class Leases {
     });
   }
 
-  /** A lease Redis granted; its first slot is the asking call's. */
-  open(key: string, grant: Lease['grant']): Lease {
+  /**
+   * A lease Redis granted (code Leased) to the call asking for `input.lease` slots: that
+   * call takes slot 0; the others wait in memory for the account's next calls.
+   */
+  open(key: string, input: AdmitInput, granted: AdmitAnswer): LeasedCall {
     const before = this.leases.get(key);
     if (before) this.stop(before);
-    const lease = new Lease(key, grant);
+    const size = input.lease!;
+    const lease = new Lease(key, {
+      accountId: input.accountId,
+      rateScope: input.rateScope,
+      month: input.month,
+      window: Math.floor(input.nowMs / WINDOW_MS),
+      holdPrefix: input.holdId,
+      size,
+      rateCount: granted.rateCount,
+      used: granted.used,
+      pending: granted.pending,
+      limit: input.quota,
+      nowMs: input.nowMs,
+    });
     lease.timer = setTimeout(() => this.stop(lease), LEASE_MS);
     lease.timer.unref();
     this.leases.set(key, lease);
-    return lease;
+    // The calls made, not the lease's.
+    return {
+      code: AdmitCode.Admitted,
+      store: granted.store,
+      lease,
+      rateCount: granted.rateCount - (size - 1),
+      used: granted.used,
+      pending: granted.pending - (size - 1),
+    };
   }
 
   /** The end of a call admitted from `lease`: answered 2xx (then counted) or not. */
@@ -256,7 +281,7 @@ export class Leases {
 
   private send(lease: Lease, w: Pick<LeaseWrite, 'fromSlot' | 'toSlot' | 'answered' | 'unusedCalls' | 'leasedSize'>): Promise<void> {
     const { accountId, rateScope, month, window, holdPrefix, limit } = lease.grant;
-    const writing = this.write({ ...w, accountId, rateScope, month, windowMs: window * 60_000, holdPrefix, limit, lost: lease.lost });
+    const writing = this.write({ ...w, accountId, rateScope, month, windowMs: window * WINDOW_MS, holdPrefix, limit, lost: lease.lost });
     this.writing.add(writing);
     void writing.finally(() => this.writing.delete(writing));
     return writing;

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Logger } from '../platform/logger.js';
-import type { UsageKeys } from './admission-redis.js';
+import { fieldParts, type UsageKeys } from './usage-keys.js';
 
 /** A batch older than this with no owner at work is taken over. */
 const ORPHAN_AFTER_MS = 15_000;
@@ -38,11 +38,6 @@ WITH batch AS (
   ON CONFLICT (account_id, month) DO UPDATE SET used = m.used + EXCLUDED.used
 )
 SELECT count(*)::int AS applied FROM batch`;
-
-/** `acct|YYYY-MM-DD|endpoint|key`: one field of the pending hash. */
-export function breakdownField(accountId: string, day: string, endpoint: string, keyId: string): string {
-  return `${accountId}|${day}|${endpoint}|${keyId}`;
-}
 
 export class UsageFlusher {
   private cycles = 0;
@@ -77,7 +72,7 @@ export class UsageFlusher {
     const keys: string[] = [];
     const calls: number[] = [];
     for (const [field, value] of Object.entries(fields)) {
-      const [account, day, endpoint, key] = field.split('|');
+      const [account, day, endpoint, key] = fieldParts(field);
       accounts.push(account);
       days.push(day);
       endpoints.push(endpoint);

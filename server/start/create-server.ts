@@ -18,7 +18,7 @@ import { type Database, openDatabase } from '../platform/db.js';
 import { contract } from '../../contract/router.js';
 import { QuotaAlerts } from '../mail/quota-alerts.js';
 import { Admission } from '../quota/admission.js';
-import { usageNamespaceOf } from '../quota/admission-redis.js';
+import { usageNamespaceOf } from '../quota/usage-keys.js';
 import type { RequestContext } from '../api/context.js';
 import { createApiHandler } from '../api/handler.js';
 import { ChangeFeed } from '../platform/change-feed.js';

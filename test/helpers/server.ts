@@ -10,7 +10,7 @@ import { randomId } from '../../server/platform/ids.js';
 import { createLogger } from '../../server/platform/logger.js';
 import type { Mailer } from '../../server/mail/mailer.js';
 import { createServer, type MboaServer, type ServerOptions } from '../../server/start/create-server.js';
-import { WINDOW_MS } from '../../server/quota/admission-redis.js';
+import { WINDOW_MS } from '../../server/quota/store.js';
 
 /** Secrets of the test servers: the same on every instance, as in production. */
 export const TEST_SECRETS = { cursor: ['test-cursor-secret-0123456789-abcdefgh'], dashboard: ['test-dashboard-secret-0123456789-abcd'] };
