@@ -1,8 +1,9 @@
 /**
  * The one WHERE builder for listing filters: the search, the market reads (their tables
  * carry the same `city_key`, `neighborhood_key`, `type` and `purpose` columns) and any
- * export of listings select through it. A pure function of the parsed query: no
- * database, no request, so it is tested on its own.
+ * export of listings select through it. The API's front handler works out a query's
+ * effective filters once per call (`effectiveFilters`); the builder turns them into SQL.
+ * Pure functions: no database, no request, so they are tested on their own.
  */
 import { type Currency, xafBounds } from '../../../contract/currency.js';
 import { parseInstant } from '../../../contract/instants.js';
@@ -90,11 +91,10 @@ export function canonicalFilters(f: EffectiveFilters): Record<string, string | n
 }
 
 /**
- * Adds the conditions of `q` on the table aliased `alias` to `sql` (a fresh one by
- * default) and returns it. Columns named as in `listings`.
+ * Adds the conditions of the filters `f` on the table aliased `alias` to `sql` (a fresh
+ * one by default) and returns it. Columns named as in `listings`.
  */
-export function listingFilterSql(q: FilterInput, alias: string, sql = new SqlConditions()): SqlConditions {
-  const f = effectiveFilters(q);
+export function listingFilterSql(f: EffectiveFilters, alias: string, sql = new SqlConditions()): SqlConditions {
   const col = (name: string) => `${alias}.${name}`;
   if (f.status !== undefined) sql.add(`${col('status')} = ${sql.param(f.status)}::"ListingStatus"`);
   if (f.cityKey !== undefined) sql.add(`${col('city_key')} = ${sql.param(f.cityKey)}`);
