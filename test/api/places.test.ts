@@ -108,9 +108,9 @@ describe('places outside the catalog', () => {
     expect(search.status).toBe(200);
     expect(search.body.data.map((l: { id: string }) => l.id).sort()).toEqual([ids[0], ids[1]].sort());
 
-    const newNeighbourhood = await get(t.baseUrl, '/api/v1/listings?city=Douala&neighborhood=Bonadibong', t.key);
-    expect(newNeighbourhood.status).toBe(200);
-    expect(newNeighbourhood.body.data.map((l: { id: string }) => l.id)).toEqual([ids[2]]);
+    const newNeighborhood = await get(t.baseUrl, '/api/v1/listings?city=Douala&neighborhood=Bonadibong', t.key);
+    expect(newNeighborhood.status).toBe(200);
+    expect(newNeighborhood.body.data.map((l: { id: string }) => l.id)).toEqual([ids[2]]);
 
     const stats = await get(t.baseUrl, '/api/v1/market/stats?city=Mbalmayo', t.key);
     expect(stats.status).toBe(200);
