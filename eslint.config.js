@@ -73,6 +73,17 @@ export default tseslint.config(
   },
   ...layerRules,
   {
+    // Small files: no source file over 350 lines (generated files aside).
+    files: ['server/**/*.ts', 'contract/**/*.ts', 'sdk/src/**/*.ts'],
+    ignores: ['sdk/src/generated/**'],
+    rules: { 'max-lines': ['error', { max: 350 }] },
+  },
+  {
+    // Over the limit until their rewrites land: the quota core, and the SDK's types (to be generated).
+    files: ['server/quota/admission.ts', 'server/quota/admission-redis.ts', 'sdk/src/types.ts'],
+    rules: { 'max-lines': 'off' },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
