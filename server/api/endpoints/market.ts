@@ -15,9 +15,17 @@ import type { Reader } from '../reader.js';
 
 type MarketRead<Q, Row> = (data: Dataset, query: Q, filters: EffectiveFilters) => Promise<Row[]>;
 
-function marketFigures<Q, Row>(name: string, read: MarketRead<Q, Row>) {
+/**
+ * What an answer depends on, and all it depends on: the place, type and purpose as applied
+ * (two spellings of a place share an answer) and the currency. A matching key holds no `-`.
+ */
+function cacheKey(name: string, currency: string, f: EffectiveFilters): string {
+  return `${name}:${currency}:${f.cityKey ?? '-'}:${f.neighborhoodKey ?? '-'}:${f.type ?? '-'}:${f.purpose ?? '-'}`;
+}
+
+function marketFigures<Q extends { currency: string }, Row>(name: string, read: MarketRead<Q, Row>) {
   return async ({ query, filters, reader, ctx }: { query: Q; filters: EffectiveFilters; reader: Reader; ctx: RequestContext }) => {
-    const data = await reader.cached(`${name}:${JSON.stringify(query)}`, () => read(reader.data, query, filters));
+    const data = await reader.cached(cacheKey(name, query.currency, filters), () => read(reader.data, query, filters));
     return { status: 200 as const, body: { data, meta: { total: data.length, returned: data.length, ...callMeta(ctx) } } };
   };
 }

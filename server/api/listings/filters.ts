@@ -54,6 +54,21 @@ export interface EffectiveFilters {
   updatedAfter?: Date;
 }
 
+/** Place names asked for lately, with their matching keys: callers ask for the same few places over and over. */
+const placeKeys = new Map<string, string>();
+/** Emptied when full, so that names nobody asks for again (typos, probes) cannot crowd out the rest for good. */
+const PLACE_KEYS_MAX = 10_000;
+
+function placeKey(name: string): string {
+  let key = placeKeys.get(name);
+  if (key === undefined) {
+    key = matchKey(name);
+    if (placeKeys.size >= PLACE_KEYS_MAX) placeKeys.clear();
+    placeKeys.set(name, key);
+  }
+  return key;
+}
+
 function instant(name: string, value: string): Date {
   const parsed = parseInstant(value);
   // The contract refused anything else already; reaching here is a programming error.
@@ -65,8 +80,8 @@ export function effectiveFilters(q: FilterInput): EffectiveFilters {
   const prices = xafBounds({ min: q.min_price, max: q.max_price }, q.currency ?? 'XAF');
   const f: EffectiveFilters = {};
   if (q.status !== undefined && q.status !== 'any') f.status = q.status;
-  if (q.city !== undefined) f.cityKey = matchKey(q.city);
-  if (q.neighborhood !== undefined) f.neighborhoodKey = matchKey(q.neighborhood);
+  if (q.city !== undefined) f.cityKey = placeKey(q.city);
+  if (q.neighborhood !== undefined) f.neighborhoodKey = placeKey(q.neighborhood);
   if (q.type !== undefined) f.type = q.type;
   if (q.purpose !== undefined) f.purpose = q.purpose;
   if (prices.min !== undefined) f.minPriceXaf = prices.min;
