@@ -4,8 +4,7 @@
  * slash. Anything else is a 400 (404 for a path) naming the fault, never a 500, never charged.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { monthlyUsage } from '../../server/accounts/usage.js';
-import { get, serverWithAccount } from '../helpers/server.js';
+import { get, serverWithAccount, storedUsage } from '../helpers/server.js';
 
 const t = serverWithAccount('enterprise');
 let listingId: string;
@@ -78,9 +77,9 @@ describe('dates and timestamps', () => {
   });
 
   it('charges none of them', async () => {
-    const before = (await monthlyUsage(t.db.prisma, t.caller.id)).used;
+    const before = await storedUsage(t, t.caller.id);
     for (const [value] of invalid) await get(t.baseUrl, `/api/v1/listings?listed_after=${value}`, t.key);
-    expect((await monthlyUsage(t.db.prisma, t.caller.id)).used).toBe(before);
+    expect(await storedUsage(t, t.caller.id)).toBe(before);
   });
 
   it('applies a timestamp with an offset as the instant it denotes', async () => {
@@ -119,11 +118,11 @@ describe('trailing slashes', () => {
   it.each(['/api/v1/listings/', '/api/v1/ping/', '/api/v1/market/stats/', '/api/v1/market/trends/'])(
     '%s is a 404, not the endpoint',
     async (path) => {
-      const before = (await monthlyUsage(t.db.prisma, t.caller.id)).used;
+      const before = await storedUsage(t, t.caller.id);
       const res = await get(t.baseUrl, path, t.key);
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('not_found');
-      expect((await monthlyUsage(t.db.prisma, t.caller.id)).used).toBe(before);
+      expect(await storedUsage(t, t.caller.id)).toBe(before);
     },
   );
 

@@ -4,10 +4,9 @@
  * were loaded for (from the next market refresh): imported places stay searchable.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { monthlyUsage } from '../../server/accounts/usage.js';
 import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
-import { get, serverWithAccount } from '../helpers/server.js';
+import { get, serverWithAccount, storedUsage } from '../helpers/server.js';
 
 const t = serverWithAccount('pro');
 const source = plantSource();
@@ -18,7 +17,7 @@ const ENDPOINTS = ['/api/v1/listings', '/api/v1/market/stats', '/api/v1/market/t
 
 describe.each(ENDPOINTS)('%s', (endpoint) => {
   it('refuses a misspelt city with 400, suggests the city meant, and does not charge the call', async () => {
-    const before = (await monthlyUsage(t.db.prisma, t.caller.id)).used;
+    const before = await storedUsage(t, t.caller.id);
     const res = await get(t.baseUrl, `${endpoint}?city=Doula`, t.key);
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -26,7 +25,7 @@ describe.each(ENDPOINTS)('%s', (endpoint) => {
     expect(res.body.errors).toEqual([{ path: 'city', message: 'unknown city "Doula"; did you mean Douala?', suggestions: ['Douala'] }]);
     expect(res.body.detail).toBe('city: unknown city "Doula"; did you mean Douala?');
     expect(res.body.meta.quota.used).toBe(before);
-    expect((await monthlyUsage(t.db.prisma, t.caller.id)).used).toBe(before);
+    expect(await storedUsage(t, t.caller.id)).toBe(before);
   });
 
   it('suggests the neighbourhood meant within the city', async () => {
