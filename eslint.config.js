@@ -73,6 +73,12 @@ export default tseslint.config(
   },
   ...layerRules,
   {
+    // Small files: no source file over 350 lines (generated files aside).
+    files: ['server/**/*.ts', 'contract/**/*.ts', 'sdk/src/**/*.ts'],
+    ignores: ['sdk/src/generated/**'],
+    rules: { 'max-lines': ['error', { max: 350 }] },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },

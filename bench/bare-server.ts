@@ -13,6 +13,7 @@ import { live } from '../server/api/dataset.js';
 import { openDatabase } from '../server/platform/db.js';
 import { CursorCodec } from '../server/api/listings/cursor.js';
 import { getListing } from '../server/api/listings/detail.js';
+import { effectiveFilters } from '../server/api/listings/filters.js';
 import { searchListings } from '../server/api/listings/search.js';
 import { marketStats, marketTrends } from '../server/api/market/query.js';
 
@@ -65,7 +66,7 @@ const server = createServer((req, res) => {
     }
     if (pathname === '/api/v1/listings') {
       const query = searchQuery(searchParams);
-      const result = await searchListings(data, cursors, query);
+      const result = await searchListings(data, cursors, query, effectiveFilters(query));
       return send(res, 200, {
         data: result.data,
         meta: {
@@ -83,11 +84,13 @@ const server = createServer((req, res) => {
       return listing ? send(res, 200, { data: listing, meta: meta() }) : send(res, 404, { code: 'not_found' });
     }
     if (pathname === '/api/v1/market/stats') {
-      const rows = await marketStats(data, { ...params, currency: 'XAF' });
+      const query = { ...params, currency: 'XAF' as const };
+      const rows = await marketStats(data, query, effectiveFilters(query));
       return send(res, 200, { data: rows, meta: { total: rows.length, returned: rows.length, ...meta() } });
     }
     if (pathname === '/api/v1/market/trends') {
-      const rows = await marketTrends(data, { ...params, currency: 'XAF' });
+      const query = { ...params, currency: 'XAF' as const };
+      const rows = await marketTrends(data, query, effectiveFilters(query));
       return send(res, 200, { data: rows, meta: { total: rows.length, returned: rows.length, ...meta() } });
     }
     send(res, 404, { code: 'not_found' });

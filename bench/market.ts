@@ -9,12 +9,9 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createAccount } from '../server/accounts/accounts.js';
 import { openDatabase } from '../server/platform/db.js';
-import { randomId } from '../server/platform/ids.js';
-import { createLogger } from '../server/platform/logger.js';
 import { refreshMarketFigures } from '../server/ingest/market-refresh.js';
-import { createServer } from '../server/start/create-server.js';
+import { benchServer, loopbackDatabase } from './loopback.js';
 
 const { values } = parseArgs({
   options: {
@@ -23,11 +20,7 @@ const { values } = parseArgs({
     refreshes: { type: 'string', default: '3' },
   },
 });
-const url = process.env.DATABASE_URL;
-if (!url) {
-  console.error('set DATABASE_URL to a seeded database (npm run admin -- seed --listings N)');
-  process.exit(2);
-}
+const url = loopbackDatabase('a seeded database: npm run admin -- seed --listings N');
 
 const db = openDatabase(url, { max: 10 });
 const { rows } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM listings');
@@ -44,13 +37,7 @@ const counts = await db.pool.query<{ stats: number; trends: number; places: numb
 console.log(`${rows[0].n} listings; market refresh (VACUUM ANALYZE included): ${seconds.map((s) => `${s.toFixed(1)} s`).join(', ')}`);
 console.log(`tables: ${counts.rows[0].stats} stats rows, ${counts.rows[0].trends} trend rows, ${counts.rows[0].places} places`);
 
-const server = await createServer({
-  databaseUrl: url,
-  logger: createLogger('silent'),
-  secrets: { cursor: ['bench-cursor-secret-0123456789-abcdefgh'], dashboard: ['bench-dashboard-secret-0123456789-abcd'] },
-});
-const base = await server.listen(0, '127.0.0.1');
-const { key } = await createAccount(db.prisma, { email: `${randomId('bench')}@bench.mboa.cm`, plan: 'enterprise' });
+const { server, base, key } = await benchServer(url);
 
 async function run(title: string, path: string) {
   const result = await autocannon({

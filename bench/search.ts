@@ -8,10 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createAccount } from '../server/accounts/accounts.js';
-import { randomId } from '../server/platform/ids.js';
-import { createLogger } from '../server/platform/logger.js';
-import { createServer } from '../server/start/create-server.js';
+import { benchServer, loopbackDatabase } from './loopback.js';
 
 const { values } = parseArgs({
   options: {
@@ -20,21 +17,8 @@ const { values } = parseArgs({
     depth: { type: 'string', default: '50' },
   },
 });
-const url = process.env.DATABASE_URL;
-if (!url) {
-  console.error('set DATABASE_URL to a seeded database (npm run admin -- seed --listings N)');
-  process.exit(2);
-}
-
-const bench = await createServer({
-  databaseUrl: url,
-  logger: createLogger('silent'),
-  secrets: { cursor: ['bench-cursor-secret-0123456789-abcdefgh'], dashboard: ['bench-dashboard-secret-0123456789-abcd'] },
-});
-const db = bench.db;
-const { rows } = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM listings WHERE status = 'active'");
-const base = await bench.listen(0, '127.0.0.1');
-const { key } = await createAccount(db.prisma, { email: `${randomId('bench')}@bench.mboa.cm`, plan: 'enterprise' });
+const { server: bench, base, key } = await benchServer(loopbackDatabase('a seeded database: npm run admin -- seed --listings N'));
+const { rows } = await bench.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM listings WHERE status = 'active'");
 
 const query = '/api/v1/listings?city=Douala&purpose=sale&limit=50';
 let cursor: string | null = null;

@@ -181,5 +181,3 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
     'x-mboa-places': NEIGHBOURHOODS_BY_CITY,
   };
 }
-
-export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -128,5 +128,3 @@ export const contract = c.router(
   },
   { pathPrefix: '/api/v1', strictStatusCodes: true, commonResponses: problems },
 );
-
-export type Contract = typeof contract;

@@ -38,7 +38,7 @@ run(async () => {
   console.log(`${page.meta.total} listings match ${JSON.stringify(params)}; the ${page.meta.returned} newest:\n`);
   console.log(
     table(
-      ['id', 'type', 'neighbourhood', 'bedrooms', 'm²', 'price (XAF)', 'XAF/m²', 'listed'],
+      ['id', 'type', 'neighborhood', 'bedrooms', 'm²', 'price (XAF)', 'XAF/m²', 'listed'],
       page.data.map((l) => [
         l.id,
         l.type,

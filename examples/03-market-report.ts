@@ -74,7 +74,7 @@ run(async () => {
   console.log(`\nMost active neighbourhoods, ${period}, against the 30 days before\n`);
   console.log(
     table(
-      ['city', 'neighbourhood', 'type', 'purpose', 'new', 'change', 'median', 'average', 'avg change', 'avg / m²'],
+      ['city', 'neighborhood', 'type', 'purpose', 'new', 'change', 'median', 'average', 'avg change', 'avg / m²'],
       top.map((t) => [
         t.city,
         t.neighborhood,

@@ -125,7 +125,7 @@ function stat(
   };
 }
 
-function stats(kind: 'city' | 'neighbourhood', currency: Currency): TStatsResponse {
+function stats(kind: 'city' | 'neighborhood', currency: Currency): TStatsResponse {
   const row =
     kind === 'city'
       ? stat(
@@ -194,7 +194,7 @@ export const SUCCESS_EXAMPLES: Record<string, Record<string, NamedExample>> = {
   },
   'market.stats': {
     city: { summary: 'A city, every type together', value: stats('city', 'XAF') },
-    neighbourhood: { summary: 'One neighbourhood and type, in EUR', value: stats('neighbourhood', 'EUR') },
+    neighborhood: { summary: 'One neighbourhood and type, in EUR', value: stats('neighborhood', 'EUR') },
   },
   'market.trends': {
     xaf: { summary: 'Two neighbourhoods: the second sample is too small for a change', value: trends('XAF') },

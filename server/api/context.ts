@@ -26,3 +26,8 @@ export interface RequestContext extends StartedRequest {
 export function context(res: ServerResponse & { locals?: unknown }): RequestContext {
   return res.locals as RequestContext;
 }
+
+/** The part of `meta` every answer carries: the caller's quota and the request id. */
+export function callMeta(ctx: RequestContext) {
+  return { quota: ctx.quota!, request_id: ctx.requestId };
+}

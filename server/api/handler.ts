@@ -8,13 +8,17 @@
  * meeting the bare server's throughput or not. Answers and errors are the same either way
  * (one problem writer, one request start).
  *
- * Handlers are typed by the contract (`defineHandlers`): a route's query and params as its
- * schemas parse them, its 200 body as the contract declares it.
+ * What every route of a kind needs is done here once, where the route table is read: for a
+ * route whose query names places (`city`, `neighborhood`), the places are checked (an
+ * unknown one is a 400 with suggestions, never charged) and the filters worked out as the
+ * database applies them. A handler receives them as arguments, with the dataset its
+ * caller's key reads (`reader`), and is typed by the contract (`defineHandlers`): a
+ * route's query and params as its schemas parse them, its 200 body as declared.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { type AppRoute, type AppRouter, isAppRoute, type ServerInferRequest, type ServerInferResponses } from '@ts-rest/core';
-import type { ZodTypeAny } from 'zod';
+import { ZodEffects, ZodObject, type ZodTypeAny } from 'zod';
 import type { RouteMetadata } from '../../contract/router.js';
 import { ApiError, NotReadyError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
@@ -23,6 +27,8 @@ import type { Readiness } from '../platform/readiness.js';
 import type { Drain } from '../http/drain.js';
 import type { Admission } from '../quota/admission.js';
 import type { RequestContext } from './context.js';
+import { type EffectiveFilters, effectiveFilters } from './listings/filters.js';
+import type { Reader } from './reader.js';
 import { releaseOnError, toApiError, validationProblemOf, writeProblem } from './problem.js';
 import { startRequest } from '../http/request-start.js';
 import { AnswerHeaders } from '../http/answer-headers.js';
@@ -41,6 +47,10 @@ type Input<R extends AppRoute> = ServerInferRequest<R>;
 export type RouteHandler<R extends AppRoute> = (args: {
   query: 'query' extends keyof Input<R> ? Input<R>['query'] : Record<string, never>;
   params: 'params' extends keyof Input<R> ? Input<R>['params'] : Record<string, never>;
+  /** The query's filters as the database applies them, its places checked (none for a route without places). */
+  filters: EffectiveFilters;
+  /** The dataset the caller's key reads: the live data, or the public sample for a test key. */
+  reader: Reader;
   ctx: RequestContext;
   req: ApiRequest;
   res: ApiResponse;
@@ -62,8 +72,17 @@ interface CompiledRoute {
   metadata: RouteMetadata;
   handler: RouteHandler<AppRoute>;
   segments: string[];
+  /** Its query names places: they are checked, and the filters worked out, before the handler. */
+  places: boolean;
   /** Its 200 is a stream of another media type (NDJSON), compressed for speed rather than size. */
   streaming: boolean;
+}
+
+/** Whether a route's query has a `city` or `neighborhood` parameter (through its refinements). */
+function queryNamesPlaces(route: AppRoute): boolean {
+  let schema = route.query as ZodTypeAny | null | undefined;
+  while (schema instanceof ZodEffects) schema = schema.innerType() as ZodTypeAny;
+  return schema instanceof ZodObject && ('city' in schema.shape || 'neighborhood' in schema.shape);
 }
 
 function compile(contract: AppRouter, handlers: Record<string, unknown>, out: CompiledRoute[] = []): CompiledRoute[] {
@@ -78,6 +97,7 @@ function compile(contract: AppRouter, handlers: Record<string, unknown>, out: Co
         metadata: node.metadata as RouteMetadata,
         handler: handler as RouteHandler<AppRoute>,
         segments: node.path.split('/'),
+        places: queryNamesPlaces(node),
         streaming,
       });
     } else {
@@ -116,6 +136,8 @@ export interface ApiHandlerDeps {
   /** The quota as it stands, for an invalid request's answer. */
   showQuota: Chain;
   admission: Admission;
+  /** What a live key's calls read, and a test key's. */
+  readers: { live: Reader; sample: Reader };
   drain: Drain;
   readiness: Readiness;
   logger: Logger;
@@ -133,6 +155,8 @@ export interface ApiHandlerDeps {
 type Compress = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 const PREFIX = '/api/v1/';
+/** The filters of a route without places. */
+const NO_FILTERS: EffectiveFilters = Object.freeze({});
 
 /** Returns a request listener step: true when it took the request, false to hand it to Express. */
 export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
@@ -175,9 +199,16 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
       throw validationProblemOf({ path: params.success ? null : params.error, query: query.success ? null : query.error });
     }
     await deps.admit(req, res, compiled.metadata);
+    const reader = deps.readers[ctx.dataset!];
+    let filters = NO_FILTERS;
+    if (compiled.places) {
+      // After admission, like any read: an unknown place is an error, so its slot is freed.
+      await reader.places.check(query.data);
+      filters = effectiveFilters(query.data);
+    }
     // A stream writes its own status and headers: the ones gathered go on the response first.
     if (compiled.streaming) ctx.headers!.applyTo(res);
-    const result = await compiled.handler({ query: query.data, params: params.data, ctx, req, res });
+    const result = await compiled.handler({ query: query.data, params: params.data, filters, reader, ctx, req, res });
     if (result.status === 'streamed') return;
     const json = JSON.stringify(result.body);
     ctx.headers!.writeHead(

@@ -6,12 +6,13 @@
 import PDFDocument from 'pdfkit';
 import { PLANS } from '../../contract/plans.js';
 import { dayDate, formatDay, formatMonth, formatNumber, formatShortDay } from '../platform/format.js';
+import { catalogue } from '../platform/i18n.js';
 import type { Lang } from '../platform/lang.js';
 import type { InvoiceView } from './invoices.js';
 import { SELLER } from './seller.js';
 import { ratePercent } from './vat.js';
 
-const LABELS = {
+const LABELS = catalogue({
   title: { en: 'Invoice', fr: 'Facture' },
   number: { en: 'Invoice No.', fr: 'Facture n°' },
   issued: { en: 'Issued on', fr: 'Émise le' },
@@ -35,7 +36,7 @@ const LABELS = {
   },
   paid: { en: 'Paid on {date}, reference {ref}.', fr: 'Payée le {date}, référence {ref}.' },
   currency: { en: 'Amounts in CFA francs (XAF).', fr: 'Montants en francs CFA (XAF).' },
-} as const;
+});
 
 /** Helvetica's encoding has no narrow no-break space: plain spaces in the PDF. */
 const plain = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ');
@@ -49,7 +50,7 @@ export function vatLabel(lang: Lang, basisPoints: number): string {
 }
 
 export function renderInvoicePdf(invoice: InvoiceView, lang: Lang): Promise<Buffer> {
-  const L = (key: keyof typeof LABELS) => LABELS[key][lang];
+  const L = (key: Parameters<typeof LABELS.t>[1]) => LABELS.t(lang, key);
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
@@ -155,9 +156,7 @@ export function renderInvoicePdf(invoice: InvoiceView, lang: Lang): Promise<Buff
     .fontSize(9.5)
     .text(L('pay'), left, doc.y + 10, { width });
   if (invoice.paid_at) {
-    const paid = LABELS.paid[lang]
-      .replace('{date}', plain(formatDay(lang, new Date(invoice.paid_at))))
-      .replace('{ref}', invoice.payment_reference ?? '');
+    const paid = LABELS.t(lang, 'paid', { date: plain(formatDay(lang, new Date(invoice.paid_at))), ref: invoice.payment_reference ?? '' });
     doc
       .font('Helvetica-Bold')
       .fillColor('#005c47')

@@ -109,8 +109,6 @@ export const ZListingRecord = z
 
 /** A validated feed row. */
 export type ListingRecord = z.output<typeof ZListingRecord>;
-/** A feed row as written (defaults not yet applied). */
-export type ListingRecordInput = z.input<typeof ZListingRecord>;
 
 /** Feed columns in the order `admin generate` writes them (CSV header order). */
 export const RECORD_FIELDS = [

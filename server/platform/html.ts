@@ -37,8 +37,3 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
   for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
   return new SafeHtml(out);
 }
-
-/** Joins fragments with a separator, escaping the separator and any raw strings. */
-export function join(parts: readonly HtmlValue[], separator: string): SafeHtml {
-  return new SafeHtml(parts.map(render).join(escapeHtml(separator)));
-}

@@ -35,7 +35,8 @@ import { marketFiguresAsOf, refreshMarketFigures } from '../ingest/market-refres
 import { Metrics } from '../platform/metrics.js';
 import { Readiness } from '../platform/readiness.js';
 import { metricsServer } from '../ops/routes.js';
-import { apiRouter } from '../api/endpoints/index.js';
+import { apiHandlers } from '../api/endpoints/index.js';
+import { readerOf } from '../api/reader.js';
 import { Drain } from '../http/drain.js';
 import { BackgroundWork } from '../platform/background-work.js';
 
@@ -216,15 +217,16 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const api = createApiHandler({
     contract,
-    handlers: apiRouter(
-      {
-        live: { data: { pool: db.pool, schema: 'public' }, cursors: new CursorCodec(options.secrets.cursor), cache: dataCache },
-        // The sample never changes between loads: no cache needed, and its cursors are its own
-        // (signed apart, so a test key's cursor is refused on the live data and the reverse).
-        sample: { data: { pool: db.pool, schema: 'sample' }, cursors: new CursorCodec(options.secrets.cursor.map((s) => `sample:${s}`)) },
-      },
-      { pool: exportPool, blocks: (ctx) => exportBlocks(admission, ctx) },
-    ),
+    handlers: apiHandlers({ pool: exportPool, blocks: (ctx) => exportBlocks(admission, ctx) }),
+    readers: {
+      live: readerOf({ data: { pool: db.pool, schema: 'public' }, cursors: new CursorCodec(options.secrets.cursor), cache: dataCache }),
+      // The sample never changes between loads: no cache needed, and its cursors are its own
+      // (signed apart, so a test key's cursor is refused on the live data and the reverse).
+      sample: readerOf({
+        data: { pool: db.pool, schema: 'sample' },
+        cursors: new CursorCodec(options.secrets.cursor.map((s) => `sample:${s}`)),
+      }),
+    },
     identify: apiIdentity(chainDeps),
     admit: apiAdmission(chainDeps),
     showQuota: apiQuotaAsItStands(chainDeps),

@@ -3,17 +3,11 @@
  * 655.957 XAF = 1 EUR, rounded half up to the cent; price bounds are whole euros compared
  * with the EUR price shown; cursors do not depend on the currency.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromXaf } from '../../contract/currency.js';
-import { get, startTestServer, type TestServer } from '../helpers/server.js';
+import { get, serverWithAccount } from '../helpers/server.js';
 
-let t: TestServer;
-let key: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  key = (await t.account('enterprise')).key;
-});
-afterAll(() => t.close());
+const t = serverWithAccount('enterprise');
 
 const eur = (xaf: number | null) => (xaf === null ? null : fromXaf(xaf, 'EUR'));
 
@@ -26,7 +20,7 @@ async function sqlEur(xaf: number): Promise<number> {
 describe('search', () => {
   it('gives the same listings with every amount in EUR and currency EUR', async () => {
     const query = '/api/v1/listings?city=Douala&sort=-price&limit=50';
-    const [xaf, inEur] = await Promise.all([get(t.baseUrl, query, key), get(t.baseUrl, `${query}&currency=EUR`, key)]);
+    const [xaf, inEur] = await Promise.all([get(t.baseUrl, query, t.key), get(t.baseUrl, `${query}&currency=EUR`, t.key)]);
     expect(xaf.status).toBe(200);
     expect(inEur.status).toBe(200);
     expect(inEur.body.data.length).toBe(50);
@@ -49,7 +43,7 @@ describe('search', () => {
       const res = await get(
         t.baseUrl,
         `/api/v1/listings?currency=EUR&min_price=${min}&max_price=${max}&purpose=rent&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-        key,
+        t.key,
       );
       expect(res.status).toBe(200);
       for (const l of res.body.data) {
@@ -69,33 +63,33 @@ describe('search', () => {
   });
 
   it('lets a walk switch currency between pages, but binds price bounds to the XAF range they denote', async () => {
-    const first = await get(t.baseUrl, '/api/v1/listings?city=Yaoundé&limit=5', key);
+    const first = await get(t.baseUrl, '/api/v1/listings?city=Yaoundé&limit=5', t.key);
     const next = await get(
       t.baseUrl,
       `/api/v1/listings?city=Yaoundé&limit=5&currency=EUR&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`,
-      key,
+      t.key,
     );
     expect(next.status).toBe(200);
     expect(next.body.data[0].currency).toBe('EUR');
     const xafNext = await get(
       t.baseUrl,
       `/api/v1/listings?city=Yaoundé&limit=5&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`,
-      key,
+      t.key,
     );
     expect(next.body.data.map((l: { id: string }) => l.id)).toEqual(xafNext.body.data.map((l: { id: string }) => l.id));
 
-    const bounded = await get(t.baseUrl, '/api/v1/listings?min_price=100&limit=5&currency=EUR', key);
+    const bounded = await get(t.baseUrl, '/api/v1/listings?min_price=100&limit=5&currency=EUR', t.key);
     const otherRange = await get(
       t.baseUrl,
       `/api/v1/listings?min_price=100&limit=5&cursor=${encodeURIComponent(bounded.body.meta.next_cursor)}`,
-      key,
+      t.key,
     );
     expect(otherRange.status).toBe(400);
     expect(otherRange.body.code).toBe('invalid_cursor');
   });
 
   it('refuses another currency, listing the allowed ones', async () => {
-    const res = await get(t.baseUrl, '/api/v1/listings?currency=USD', key);
+    const res = await get(t.baseUrl, '/api/v1/listings?currency=USD', t.key);
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({ path: 'currency', message: 'must be one of: XAF, EUR' });
   });
@@ -108,7 +102,7 @@ describe('detail', () => {
     );
     expect(rows).toHaveLength(1);
     const path = `/api/v1/listings/${rows[0].listing_id}`;
-    const [xaf, inEur] = await Promise.all([get(t.baseUrl, path, key), get(t.baseUrl, `${path}?currency=EUR`, key)]);
+    const [xaf, inEur] = await Promise.all([get(t.baseUrl, path, t.key), get(t.baseUrl, `${path}?currency=EUR`, t.key)]);
     expect(inEur.status).toBe(200);
     expect(inEur.body.data).toMatchObject({
       id: xaf.body.data.id,
@@ -126,8 +120,8 @@ describe('detail', () => {
 describe('market', () => {
   it('converts every amount of the stats, counts untouched', async () => {
     const [xaf, inEur] = await Promise.all([
-      get(t.baseUrl, '/api/v1/market/stats?city=Douala', key),
-      get(t.baseUrl, '/api/v1/market/stats?city=Douala&currency=EUR', key),
+      get(t.baseUrl, '/api/v1/market/stats?city=Douala', t.key),
+      get(t.baseUrl, '/api/v1/market/stats?city=Douala&currency=EUR', t.key),
     ]);
     expect(inEur.body.data.length).toBeGreaterThan(0);
     expect(inEur.body.data.length).toBe(xaf.body.data.length);
@@ -154,8 +148,8 @@ describe('market', () => {
 
   it('converts every amount of the trends, changes in % untouched', async () => {
     const [xaf, inEur] = await Promise.all([
-      get(t.baseUrl, '/api/v1/market/trends?city=Yaoundé', key),
-      get(t.baseUrl, '/api/v1/market/trends?city=Yaoundé&currency=EUR', key),
+      get(t.baseUrl, '/api/v1/market/trends?city=Yaoundé', t.key),
+      get(t.baseUrl, '/api/v1/market/trends?city=Yaoundé&currency=EUR', t.key),
     ]);
     expect(inEur.body.data.length).toBeGreaterThan(0);
     for (const [i, row] of inEur.body.data.entries()) {

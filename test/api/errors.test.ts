@@ -1,14 +1,8 @@
 /** Bad input of every kind gets a 4xx problem+json naming the fault; never a 500. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, startTestServer, TEST_SECRETS, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { get, serverWithAccount, TEST_SECRETS } from '../helpers/server.js';
 
-let t: TestServer;
-let key: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  key = (await t.account('enterprise')).key;
-});
-afterAll(() => t.close());
+const t = serverWithAccount('enterprise');
 
 describe('validation errors', () => {
   const cases: Array<[string, string]> = [
@@ -38,7 +32,7 @@ describe('validation errors', () => {
     ['/api/v1/ping?verbose=1', 'verbose'],
   ];
   it.each(cases)('%s → 400 naming %s', async (path, field) => {
-    const res = await get(t.baseUrl, path, key);
+    const res = await get(t.baseUrl, path, t.key);
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe('validation_error');
@@ -48,7 +42,7 @@ describe('validation errors', () => {
   });
 
   it('lists the allowed values of an enum', async () => {
-    const res = await get(t.baseUrl, '/api/v1/listings?type=castle', key);
+    const res = await get(t.baseUrl, '/api/v1/listings?type=castle', t.key);
     expect(res.body.detail).toMatch(/villa.*warehouse/);
   });
 });
@@ -58,7 +52,7 @@ describe('other errors', () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const res = await fetch(`${t.baseUrl}/api/v1/listings`, {
         method,
-        headers: { 'X-API-Key': key, 'content-type': 'application/json' },
+        headers: { 'X-API-Key': t.key, 'content-type': 'application/json' },
         body: '{"x":1}',
       });
       expect(res.status).toBe(405);
@@ -69,17 +63,17 @@ describe('other errors', () => {
 
   it('404 not_found for unknown paths', async () => {
     for (const path of ['/api/v1/listing', '/api/v2/listings', '/api/v1/market']) {
-      const res = await get(t.baseUrl, path, key);
+      const res = await get(t.baseUrl, path, t.key);
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('not_found');
     }
   });
 
   it('keeps a safe caller X-Request-Id and replaces an unsafe one', async () => {
-    const kept = await get(t.baseUrl, '/api/v1/ping', key, { 'X-Request-Id': 'batch-42-call-7' });
+    const kept = await get(t.baseUrl, '/api/v1/ping', t.key, { 'X-Request-Id': 'batch-42-call-7' });
     expect(kept.headers.get('x-request-id')).toBe('batch-42-call-7');
     expect(kept.body.meta.request_id).toBe('batch-42-call-7');
-    const replaced = await get(t.baseUrl, '/api/v1/ping', key, { 'X-Request-Id': '<script>' });
+    const replaced = await get(t.baseUrl, '/api/v1/ping', t.key, { 'X-Request-Id': '<script>' });
     expect(replaced.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
@@ -93,7 +87,7 @@ describe('other errors', () => {
     });
     const base = await server.listen(0, '127.0.0.1');
     try {
-      const res = await get(base, '/api/v1/ping', key);
+      const res = await get(base, '/api/v1/ping', t.key);
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('unavailable');
       expect(res.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1:1/);

@@ -6,24 +6,18 @@
  */
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z, type ZodTypeAny } from 'zod';
 import { EXPORT_LINES_PER_CALL, ZListing } from '../../contract/schemas.js';
 import { createKey } from '../../server/accounts/keys.js';
-import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
+import { get, serverWithAccount, storedUsage } from '../helpers/server.js';
 
-let t: TestServer;
-let key: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  key = (await t.account('enterprise')).key;
-});
-afterAll(() => t.close());
+const t = serverWithAccount('enterprise');
 
 /** Every object strict: a line with one field more than a Listing fails. */
 const STRICT_LISTING = z.object(ZListing.shape as Record<string, ZodTypeAny>).strict();
 
-async function exportText(path: string, apiKey = key, headers: Record<string, string> = {}) {
+async function exportText(path: string, apiKey = t.key, headers: Record<string, string> = {}) {
   const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': apiKey, 'Accept-Encoding': 'identity', ...headers } });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
@@ -66,7 +60,7 @@ describe('GET /api/v1/exports/listings', () => {
       const page = await get(
         t.baseUrl,
         `/api/v1/listings?city=Kribi&status=any&currency=${currency}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-        key,
+        t.key,
       );
       searched.push(...page.body.data);
       cursor = page.body.meta.next_cursor;
@@ -94,7 +88,7 @@ describe('GET /api/v1/exports/listings', () => {
     expect(full.length).toBeGreaterThan(2 * EXPORT_LINES_PER_CALL);
     // Read about a third of the body, then cut the connection in the middle of a line.
     const partial = await new Promise<string>((resolve, reject) => {
-      const req = request(`${t.baseUrl}/api/v1/exports/listings?status=any`, { headers: { 'X-API-Key': key } }, (res) => {
+      const req = request(`${t.baseUrl}/api/v1/exports/listings?status=any`, { headers: { 'X-API-Key': t.key } }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
@@ -122,7 +116,7 @@ describe('GET /api/v1/exports/listings', () => {
     const gz = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
       const req = request(
         `${t.baseUrl}/api/v1/exports/listings?city=Kribi`,
-        { headers: { 'X-API-Key': key, 'Accept-Encoding': 'gzip' } },
+        { headers: { 'X-API-Key': t.key, 'Accept-Encoding': 'gzip' } },
         (res) => {
           const parts: Buffer[] = [];
           res.on('data', (d: Buffer) => parts.push(d));
@@ -154,7 +148,7 @@ describe('GET /api/v1/exports/listings', () => {
       'city=Doula',
       'listed_after=2026-01-01T00:00:00%2B99:99',
     ]) {
-      const res = await get(t.baseUrl, `/api/v1/exports/listings?${query}`, key);
+      const res = await get(t.baseUrl, `/api/v1/exports/listings?${query}`, t.key);
       expect(res.status, query).toBe(400);
       expect(res.body.code).toBe('validation_error');
     }
@@ -185,7 +179,7 @@ describe('charging', () => {
     expect(again.body.code).toBe('quota_exceeded');
   });
 
-  it('reads the public sample with a test key, and counts nothing', async () => {
+  it('reads the public sample with a test t.key, and counts nothing', async () => {
     const account = await t.account('enterprise', { monthlyQuota: 1 });
     const { key: testKey } = await createKey(t.db.prisma, account.id, 'CI', new Date(), { kind: 'test' });
     const lines = linesOf((await exportText('/api/v1/exports/listings?status=any', testKey)).text);

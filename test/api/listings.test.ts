@@ -2,17 +2,10 @@
  * Listing search against the seeded database: pagination walked to the end, every
  * filter against a direct SQL count, sorts, cursors bound to their filters, detail.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, startTestServer, type TestServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { get, serverWithAccount } from '../helpers/server.js';
 
-let t: TestServer;
-let key: string;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  key = (await t.account('enterprise')).key;
-});
-afterAll(() => t.close());
+const t = serverWithAccount('enterprise');
 
 async function walk(query: string, limit = 200) {
   const ids: string[] = [];
@@ -24,7 +17,7 @@ async function walk(query: string, limit = 200) {
     const res = await get(
       t.baseUrl,
       `/api/v1/listings?${query}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      key,
+      t.key,
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     if (total === -1) total = res.body.meta.total;
@@ -58,7 +51,7 @@ describe('pagination', () => {
     const rows: Array<{ id: string; v: number }> = [];
     let cursor: string | null = null;
     for (let i = 0; i < 4; i++) {
-      const res = await get(t.baseUrl, `/api/v1/listings?city=Douala&sort=${sort}&limit=50${cursor ? `&cursor=${cursor}` : ''}`, key);
+      const res = await get(t.baseUrl, `/api/v1/listings?city=Douala&sort=${sort}&limit=50${cursor ? `&cursor=${cursor}` : ''}`, t.key);
       expect(res.status).toBe(200);
       rows.push(...res.body.data.map((l: Record<string, any>) => ({ id: l.id, v: column === 'price' ? l.price : Date.parse(l[column]) })));
       cursor = res.body.meta.next_cursor;
@@ -80,9 +73,9 @@ describe('pagination', () => {
   });
 
   it('defaults limit to 20 and accepts 1 and 200', async () => {
-    expect((await get(t.baseUrl, '/api/v1/listings', key)).body.meta.limit).toBe(20);
-    expect((await get(t.baseUrl, '/api/v1/listings?limit=1', key)).body.data).toHaveLength(1);
-    expect((await get(t.baseUrl, '/api/v1/listings?limit=200', key)).body.data).toHaveLength(200);
+    expect((await get(t.baseUrl, '/api/v1/listings', t.key)).body.meta.limit).toBe(20);
+    expect((await get(t.baseUrl, '/api/v1/listings?limit=1', t.key)).body.data).toHaveLength(1);
+    expect((await get(t.baseUrl, '/api/v1/listings?limit=200', t.key)).body.data).toHaveLength(200);
   });
 });
 
@@ -110,13 +103,13 @@ describe('filters equal a direct SQL count', () => {
     ],
   ];
   it.each(cases)('%s', async (query, where, params) => {
-    const res = await get(t.baseUrl, `/api/v1/listings?${query}&limit=5`, key);
+    const res = await get(t.baseUrl, `/api/v1/listings?${query}&limit=5`, t.key);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.meta.total).toBe(await sqlCount(where, params));
   });
 
   it('returns only matching rows', async () => {
-    const res = await get(t.baseUrl, '/api/v1/listings?city=douala&type=villa&purpose=sale&min_price=100000000&limit=100', key);
+    const res = await get(t.baseUrl, '/api/v1/listings?city=douala&type=villa&purpose=sale&min_price=100000000&limit=100', t.key);
     expect(res.body.data.length).toBeGreaterThan(0);
     for (const l of res.body.data) {
       expect(l).toMatchObject({ city: 'Douala', type: 'villa', purpose: 'sale', status: 'active', currency: 'XAF' });
@@ -127,35 +120,35 @@ describe('filters equal a direct SQL count', () => {
 
 describe('cursors', () => {
   it('are refused with other filters or another sort: 400 invalid_cursor', async () => {
-    const first = await get(t.baseUrl, '/api/v1/listings?city=Douala&limit=10', key);
+    const first = await get(t.baseUrl, '/api/v1/listings?city=Douala&limit=10', t.key);
     const cursor = first.body.meta.next_cursor;
     for (const other of ['city=Kribi', 'city=Douala&sort=price', 'city=Douala&type=villa', '']) {
-      const res = await get(t.baseUrl, `/api/v1/listings?${other}&cursor=${cursor}`, key);
+      const res = await get(t.baseUrl, `/api/v1/listings?${other}&cursor=${cursor}`, t.key);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_cursor');
     }
     // Same filters, other spelling of the city and another page size: accepted.
-    const ok = await get(t.baseUrl, `/api/v1/listings?city=DOUALA&limit=7&cursor=${cursor}`, key);
+    const ok = await get(t.baseUrl, `/api/v1/listings?city=DOUALA&limit=7&cursor=${cursor}`, t.key);
     expect(ok.status).toBe(200);
     expect(ok.body.data[0].id).not.toBe(first.body.data[0].id);
   });
 
   it('are refused when tampered with', async () => {
-    const first = await get(t.baseUrl, '/api/v1/listings?limit=10', key);
+    const first = await get(t.baseUrl, '/api/v1/listings?limit=10', t.key);
     const [body, sig] = first.body.meta.next_cursor.split('.');
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString());
     payload.t = 1;
     const forged = `${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${sig}`;
     for (const bad of [forged, 'garbage', `${body}.AAAA`, 'a.b.c']) {
-      const res = await get(t.baseUrl, `/api/v1/listings?cursor=${encodeURIComponent(bad)}`, key);
+      const res = await get(t.baseUrl, `/api/v1/listings?cursor=${encodeURIComponent(bad)}`, t.key);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_cursor');
     }
   });
 
   it('carry the total: later pages keep the first page total', async () => {
-    const first = await get(t.baseUrl, '/api/v1/listings?limit=5', key);
-    const second = await get(t.baseUrl, `/api/v1/listings?limit=5&cursor=${first.body.meta.next_cursor}`, key);
+    const first = await get(t.baseUrl, '/api/v1/listings?limit=5', t.key);
+    const second = await get(t.baseUrl, `/api/v1/listings?limit=5&cursor=${first.body.meta.next_cursor}`, t.key);
     expect(second.body.meta.total).toBe(first.body.meta.total);
   });
 });
@@ -166,7 +159,7 @@ describe('detail', () => {
       'SELECT listing_id FROM price_history GROUP BY listing_id HAVING count(*) > 1 LIMIT 1',
     );
     expect(rows.length).toBe(1);
-    const res = await get(t.baseUrl, `/api/v1/listings/${rows[0].listing_id}`, key);
+    const res = await get(t.baseUrl, `/api/v1/listings/${rows[0].listing_id}`, t.key);
     expect(res.status).toBe(200);
     const l = res.body.data;
     expect(l.price_history.length).toBeGreaterThan(1);
@@ -177,10 +170,10 @@ describe('detail', () => {
   });
 
   it('answers 404 not_found for an unknown id, 400 for a malformed one', async () => {
-    const missing = await get(t.baseUrl, `/api/v1/listings/lst_${'a'.repeat(20)}`, key);
+    const missing = await get(t.baseUrl, `/api/v1/listings/lst_${'a'.repeat(20)}`, t.key);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not_found');
-    const malformed = await get(t.baseUrl, '/api/v1/listings/12345', key);
+    const malformed = await get(t.baseUrl, '/api/v1/listings/12345', t.key);
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('validation_error');
   });
@@ -203,11 +196,11 @@ describe('no PII leaves the API', () => {
     );
     const id = rows[0].id;
     const bodies = [
-      await get(t.baseUrl, `/api/v1/listings/${id}`, key),
-      await get(t.baseUrl, '/api/v1/listings?city=Douala&limit=200', key),
-      await get(t.baseUrl, '/api/v1/listings?status=any&sort=updated_at&limit=200', key),
-      await get(t.baseUrl, '/api/v1/market/stats', key),
-      await get(t.baseUrl, '/api/v1/market/trends?city=Douala', key),
+      await get(t.baseUrl, `/api/v1/listings/${id}`, t.key),
+      await get(t.baseUrl, '/api/v1/listings?city=Douala&limit=200', t.key),
+      await get(t.baseUrl, '/api/v1/listings?status=any&sort=updated_at&limit=200', t.key),
+      await get(t.baseUrl, '/api/v1/market/stats', t.key),
+      await get(t.baseUrl, '/api/v1/market/trends?city=Douala', t.key),
     ];
     expect(bodies[1].body.data.map((l: { id: string }) => l.id)).toContain(id);
     for (const res of bodies) {

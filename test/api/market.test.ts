@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TREND_MIN_SAMPLE } from '../../contract/schemas.js';
 import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
-import { get, startTestServer, type TestServer } from '../helpers/server.js';
+import { get, serverWithAccount } from '../helpers/server.js';
 
-let t: TestServer;
-let key: string;
+const t = serverWithAccount('pro');
 const source = plantSource();
 
 // Two planted trend groups: enough listings in both periods, and too few in the previous one.
@@ -18,8 +17,6 @@ const ENOUGH = { city: 'Douala', neighborhood: 'Bonapriso', type: 'office', purp
 const TOO_FEW = { city: 'Ebolowa', neighborhood: 'Abang', type: 'warehouse', purpose: 'furnished_rent' };
 
 beforeAll(async () => {
-  t = await startTestServer();
-  key = (await t.account('pro')).key;
   const now = Date.now();
   const at = (daysAgo: number) => new Date(now - daysAgo * DAY_MS);
   await plantListings(t.db.pool, source, [
@@ -30,10 +27,7 @@ beforeAll(async () => {
   ]);
   await refreshMarketFigures(t.db.pool);
 });
-afterAll(async () => {
-  await removePlanted(t.db.pool, source);
-  await t.close();
-});
+afterAll(() => removePlanted(t.db.pool, source));
 
 /** The figures of active listings grouped by `groupBy`, computed here with one aggregate per figure. */
 async function directStats(where: string, groupBy: string, params: unknown[] = []) {
@@ -76,7 +70,7 @@ function expectRowEqualsDirect(row: Record<string, unknown>, d: Record<string, n
 
 describe('GET /api/v1/market/stats', () => {
   it('gives one row per city and purpose equal to a direct aggregate over active listings, quartiles included', async () => {
-    const res = await get(t.baseUrl, '/api/v1/market/stats?city=douala', key);
+    const res = await get(t.baseUrl, '/api/v1/market/stats?city=douala', t.key);
     expect(res.status).toBe(200);
     const direct = await directStats("city = 'Douala'", 'purpose');
     expect(direct.length).toBeGreaterThan(1);
@@ -100,7 +94,7 @@ describe('GET /api/v1/market/stats', () => {
     const all = await get(
       t.baseUrl,
       `/api/v1/market/stats?city=yaounde&neighborhood=${encodeURIComponent(neighborhood.toUpperCase())}`,
-      key,
+      t.key,
     );
     expect(all.status).toBe(200);
     const direct = await directStats("city = 'Yaoundé' AND neighborhood = $1", 'purpose', [neighborhood]);
@@ -121,7 +115,7 @@ describe('GET /api/v1/market/stats', () => {
     const byType = await get(
       t.baseUrl,
       `/api/v1/market/stats?city=Yaoundé&neighborhood=${encodeURIComponent(neighborhood)}&type=${type}`,
-      key,
+      t.key,
     );
     const directByType = await directStats("city = 'Yaoundé' AND neighborhood = $1 AND type = $2", 'purpose', [neighborhood, type]);
     expect(directByType.length).toBeGreaterThan(0);
@@ -134,7 +128,7 @@ describe('GET /api/v1/market/stats', () => {
   });
 
   it('filters by purpose and type, one row per city without neighbourhood rows', async () => {
-    const res = await get(t.baseUrl, '/api/v1/market/stats?purpose=sale&type=villa', key);
+    const res = await get(t.baseUrl, '/api/v1/market/stats?purpose=sale&type=villa', t.key);
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeGreaterThan(1);
     for (const row of res.body.data) expect(row).toMatchObject({ purpose: 'sale', type: 'villa', neighborhood: null });
@@ -146,7 +140,7 @@ describe('GET /api/v1/market/stats', () => {
   });
 
   it('refuses an unknown city with suggestions instead of an empty list', async () => {
-    const res = await get(t.baseUrl, '/api/v1/market/stats?city=Atlantis', key);
+    const res = await get(t.baseUrl, '/api/v1/market/stats?city=Atlantis', t.key);
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({ path: 'city', suggestions: [] });
     expect(res.body.detail).toContain('Douala');
@@ -175,7 +169,7 @@ describe('GET /api/v1/market/trends', () => {
     const res = await get(
       t.baseUrl,
       `/api/v1/market/trends?city=${encodeURIComponent(g.city)}&neighborhood=${g.neighborhood}&type=${g.type}&purpose=${g.purpose}`,
-      key,
+      t.key,
     );
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(1);
@@ -221,7 +215,7 @@ describe('GET /api/v1/market/trends', () => {
   });
 
   it('never gives a change in % under the minimum sample, in any row', async () => {
-    const res = await get(t.baseUrl, '/api/v1/market/trends', key);
+    const res = await get(t.baseUrl, '/api/v1/market/trends', t.key);
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeGreaterThan(10);
     const withChange = res.body.data.filter((r: { new_listings_change_pct: number | null }) => r.new_listings_change_pct !== null);
@@ -234,7 +228,7 @@ describe('GET /api/v1/market/trends', () => {
   });
 
   it('filters accent-insensitively by neighbourhood', async () => {
-    const res = await get(t.baseUrl, '/api/v1/market/trends?city=YAOUNDE&neighborhood=bastos', key);
+    const res = await get(t.baseUrl, '/api/v1/market/trends?city=YAOUNDE&neighborhood=bastos', t.key);
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeGreaterThan(0);
     for (const row of res.body.data) expect(row).toMatchObject({ city: 'Yaoundé', neighborhood: 'Bastos' });

@@ -3,24 +3,19 @@
  * calendar instants with valid offsets, no unknown parameter on any route, no trailing
  * slash. Anything else is a 400 (404 for a path) naming the fault, never a 500, never charged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { monthlyUsage } from '../../server/accounts/usage.js';
-import { get, startTestServer, type TestServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { get, serverWithAccount, storedUsage } from '../helpers/server.js';
 
-let t: TestServer;
-let account: { id: string; key: string };
+const t = serverWithAccount('enterprise');
 let listingId: string;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  account = await t.account('enterprise');
   const { rows } = await t.db.pool.query<{ id: string }>("SELECT id FROM listings WHERE status = 'active' ORDER BY id LIMIT 1");
   listingId = rows[0].id;
 });
-afterAll(() => t.close());
 
 async function expect400(path: string, parameter: string, message?: RegExp) {
-  const res = await get(t.baseUrl, path, account.key);
+  const res = await get(t.baseUrl, path, t.key);
   expect(res.status, `${path}: ${res.text}`).toBe(400);
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(res.body.code).toBe('validation_error');
@@ -46,7 +41,7 @@ describe('whole numbers', () => {
   });
 
   it('accepts digits, leading zeros included, and applies the value', async () => {
-    const res = await get(t.baseUrl, '/api/v1/listings?min_price=000100000000&limit=200', account.key);
+    const res = await get(t.baseUrl, '/api/v1/listings?min_price=000100000000&limit=200', t.key);
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeGreaterThan(0);
     for (const l of res.body.data) expect(l.price).toBeGreaterThanOrEqual(100_000_000);
@@ -82,9 +77,9 @@ describe('dates and timestamps', () => {
   });
 
   it('charges none of them', async () => {
-    const before = (await monthlyUsage(t.db.prisma, account.id)).used;
-    for (const [value] of invalid) await get(t.baseUrl, `/api/v1/listings?listed_after=${value}`, account.key);
-    expect((await monthlyUsage(t.db.prisma, account.id)).used).toBe(before);
+    const before = await storedUsage(t, t.caller.id);
+    for (const [value] of invalid) await get(t.baseUrl, `/api/v1/listings?listed_after=${value}`, t.key);
+    expect(await storedUsage(t, t.caller.id)).toBe(before);
   });
 
   it('applies a timestamp with an offset as the instant it denotes', async () => {
@@ -94,7 +89,7 @@ describe('dates and timestamps', () => {
     const instant = rows[0].listed_at;
     // The same instant written in UTC+01:00.
     const local = new Date(instant.getTime() + 3_600_000).toISOString().replace('Z', '+01:00');
-    const res = await get(t.baseUrl, `/api/v1/listings?listed_after=${encodeURIComponent(local)}&limit=200`, account.key);
+    const res = await get(t.baseUrl, `/api/v1/listings?listed_after=${encodeURIComponent(local)}&limit=200`, t.key);
     expect(res.status).toBe(200);
     const { rows: count } = await t.db.pool.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM listings WHERE status = 'active' AND listed_at >= $1",
@@ -110,7 +105,7 @@ describe('unknown parameters on every route', () => {
   it('refuses them on /listings/{id}, which takes currency only', async () => {
     await expect400(`/api/v1/listings/${listingId}?foo=1`, 'foo', /unknown query parameter/);
     await expect400(`/api/v1/listings/${listingId}?city=Douala`, 'city', /unknown query parameter/);
-    const ok = await get(t.baseUrl, `/api/v1/listings/${listingId}?currency=EUR`, account.key);
+    const ok = await get(t.baseUrl, `/api/v1/listings/${listingId}?currency=EUR`, t.key);
     expect(ok.status).toBe(200);
   });
 
@@ -123,16 +118,16 @@ describe('trailing slashes', () => {
   it.each(['/api/v1/listings/', '/api/v1/ping/', '/api/v1/market/stats/', '/api/v1/market/trends/'])(
     '%s is a 404, not the endpoint',
     async (path) => {
-      const before = (await monthlyUsage(t.db.prisma, account.id)).used;
-      const res = await get(t.baseUrl, path, account.key);
+      const before = await storedUsage(t, t.caller.id);
+      const res = await get(t.baseUrl, path, t.key);
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('not_found');
-      expect((await monthlyUsage(t.db.prisma, account.id)).used).toBe(before);
+      expect(await storedUsage(t, t.caller.id)).toBe(before);
     },
   );
 
   it('/api/v1/listings/{id}/ is a 404', async () => {
-    const res = await get(t.baseUrl, `/api/v1/listings/${listingId}/`, account.key);
+    const res = await get(t.baseUrl, `/api/v1/listings/${listingId}/`, t.key);
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('not_found');
   });

@@ -3,42 +3,33 @@
  * charged, on search, stats and trends. Known means the catalog, or a place listings
  * were loaded for (from the next market refresh): imported places stay searchable.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { monthlyUsage } from '../../server/accounts/usage.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
-import { get, startTestServer, type TestServer } from '../helpers/server.js';
+import { get, serverWithAccount, storedUsage } from '../helpers/server.js';
 
-let t: TestServer;
-let account: { id: string; key: string };
+const t = serverWithAccount('pro');
 const source = plantSource();
 
-beforeAll(async () => {
-  t = await startTestServer();
-  account = await t.account('pro');
-});
-afterAll(async () => {
-  await removePlanted(t.db.pool, source);
-  await t.close();
-});
+afterAll(() => removePlanted(t.db.pool, source));
 
 const ENDPOINTS = ['/api/v1/listings', '/api/v1/market/stats', '/api/v1/market/trends'];
 
 describe.each(ENDPOINTS)('%s', (endpoint) => {
   it('refuses a misspelt city with 400, suggests the city meant, and does not charge the call', async () => {
-    const before = (await monthlyUsage(t.db.prisma, account.id)).used;
-    const res = await get(t.baseUrl, `${endpoint}?city=Doula`, account.key);
+    const before = await storedUsage(t, t.caller.id);
+    const res = await get(t.baseUrl, `${endpoint}?city=Doula`, t.key);
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe('validation_error');
     expect(res.body.errors).toEqual([{ path: 'city', message: 'unknown city "Doula"; did you mean Douala?', suggestions: ['Douala'] }]);
     expect(res.body.detail).toBe('city: unknown city "Doula"; did you mean Douala?');
     expect(res.body.meta.quota.used).toBe(before);
-    expect((await monthlyUsage(t.db.prisma, account.id)).used).toBe(before);
+    expect(await storedUsage(t, t.caller.id)).toBe(before);
   });
 
   it('suggests the neighbourhood meant within the city', async () => {
-    const res = await get(t.baseUrl, `${endpoint}?city=douala&neighborhood=Bonaprisso`, account.key);
+    const res = await get(t.baseUrl, `${endpoint}?city=douala&neighborhood=Bonaprisso`, t.key);
     expect(res.status).toBe(400);
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0]).toMatchObject({ path: 'neighborhood', suggestions: ['Bonapriso'] });
@@ -46,21 +37,21 @@ describe.each(ENDPOINTS)('%s', (endpoint) => {
   });
 
   it('says where a neighbourhood of another city is', async () => {
-    const res = await get(t.baseUrl, `${endpoint}?city=Douala&neighborhood=Bastos`, account.key);
+    const res = await get(t.baseUrl, `${endpoint}?city=Douala&neighborhood=Bastos`, t.key);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].path).toBe('neighborhood');
     expect(res.body.errors[0].message).toContain('"Bastos" is in Yaoundé');
   });
 
   it('lists the known cities when none is close', async () => {
-    const res = await get(t.baseUrl, `${endpoint}?city=Paris`, account.key);
+    const res = await get(t.baseUrl, `${endpoint}?city=Paris`, t.key);
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({ path: 'city', suggestions: [] });
     expect(res.body.errors[0].message).toMatch(/known cities: Douala, Yaoundé, .*Ebolowa/);
   });
 
   it('reports an unknown city and an unknown neighbourhood together', async () => {
-    const res = await get(t.baseUrl, `${endpoint}?city=Doula&neighborhood=Bonaprisso`, account.key);
+    const res = await get(t.baseUrl, `${endpoint}?city=Doula&neighborhood=Bonaprisso`, t.key);
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['city', 'neighborhood']);
     expect(res.body.errors[1].suggestions).toContain('Bonapriso');
@@ -68,7 +59,7 @@ describe.each(ENDPOINTS)('%s', (endpoint) => {
 
   it('still matches known names without regard to case and accents, a neighbourhood alone included', async () => {
     for (const query of ['city=YAOUNDÉ', 'city=yaounde&neighborhood=biyem%20assi', 'neighborhood=BASTOS', 'city=ngaoundere']) {
-      const res = await get(t.baseUrl, `${endpoint}?${query}`, account.key);
+      const res = await get(t.baseUrl, `${endpoint}?${query}`, t.key);
       expect(res.status, `${query}: ${res.text}`).toBe(200);
     }
   });
@@ -76,7 +67,7 @@ describe.each(ENDPOINTS)('%s', (endpoint) => {
 
 describe('places outside the catalog', () => {
   it('are known once listings bring them (after the market refresh that follows every load), and searchable', async () => {
-    const before = await get(t.baseUrl, '/api/v1/listings?city=Mbalmayo', account.key);
+    const before = await get(t.baseUrl, '/api/v1/listings?city=Mbalmayo', t.key);
     expect(before.status).toBe(400);
     expect(before.body.errors[0].path).toBe('city');
 
@@ -112,21 +103,21 @@ describe('places outside the catalog', () => {
     ]);
     await refreshMarketFigures(t.db.pool);
 
-    const search = await get(t.baseUrl, '/api/v1/listings?city=mbalmayo&neighborhood=OYACK&status=any', account.key);
+    const search = await get(t.baseUrl, '/api/v1/listings?city=mbalmayo&neighborhood=OYACK&status=any', t.key);
     expect(search.status).toBe(200);
     expect(search.body.data.map((l: { id: string }) => l.id).sort()).toEqual([ids[0], ids[1]].sort());
 
-    const newNeighbourhood = await get(t.baseUrl, '/api/v1/listings?city=Douala&neighborhood=Bonadibong', account.key);
-    expect(newNeighbourhood.status).toBe(200);
-    expect(newNeighbourhood.body.data.map((l: { id: string }) => l.id)).toEqual([ids[2]]);
+    const newNeighborhood = await get(t.baseUrl, '/api/v1/listings?city=Douala&neighborhood=Bonadibong', t.key);
+    expect(newNeighborhood.status).toBe(200);
+    expect(newNeighborhood.body.data.map((l: { id: string }) => l.id)).toEqual([ids[2]]);
 
-    const stats = await get(t.baseUrl, '/api/v1/market/stats?city=Mbalmayo', account.key);
+    const stats = await get(t.baseUrl, '/api/v1/market/stats?city=Mbalmayo', t.key);
     expect(stats.status).toBe(200);
     expect(stats.body.data).toEqual([
       expect.objectContaining({ city: 'Mbalmayo', purpose: 'sale', volume: 1, sample_size: 1, median_price: 35_000_000 }),
     ]);
 
-    const typo = await get(t.baseUrl, '/api/v1/market/trends?city=Mbalmyo', account.key);
+    const typo = await get(t.baseUrl, '/api/v1/market/trends?city=Mbalmyo', t.key);
     expect(typo.status).toBe(400);
     expect(typo.body.errors[0].suggestions).toEqual(['Mbalmayo']);
   });

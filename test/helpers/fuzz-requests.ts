@@ -57,7 +57,7 @@ const b62 = (n: number) => fc.string({ unit: fc.constantFrom(...BASE62), minLeng
 const lower36 = (n: number) => fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: n, maxLength: n });
 
 const CITIES = CATALOG.map((c) => c.name);
-const NEIGHBOURHOODS = CATALOG.flatMap((c) => c.neighbourhoods.slice(0, 3).map((n) => n.name));
+const NEIGHBORHOODS = CATALOG.flatMap((c) => c.neighbourhoods.slice(0, 3).map((n) => n.name));
 
 /** Unicode text of every plane, including what is not printable or not even paired. */
 const anyText = fc.oneof(
@@ -315,7 +315,7 @@ function validParamsOf(route: string, world: FuzzWorld): Params {
           .replace(/[\u0300-\u036f]/g, ''),
       ),
     ),
-    neighborhood: fc.constantFrom(...NEIGHBOURHOODS),
+    neighborhood: fc.constantFrom(...NEIGHBORHOODS),
     type: fc.constantFrom(...TYPES),
     purpose: fc.constantFrom(...PURPOSES),
     min_price: digits(0, 200_000_000),
@@ -348,7 +348,7 @@ function validParamsOf(route: string, world: FuzzWorld): Params {
 function paramsOf(route: string, world: FuzzWorld): Params {
   const filters: Params = {
     city: place(CITIES),
-    neighborhood: place(NEIGHBOURHOODS),
+    neighborhood: place(NEIGHBORHOODS),
     type: enumValue(TYPES),
     purpose: enumValue(PURPOSES),
     min_price: wholeNumber(10 ** 15),

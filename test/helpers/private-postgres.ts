@@ -6,12 +6,12 @@
  * initdb and postgres refuse to run as root: as root they run as the `postgres` user
  * (setpriv, which execs, so the child is the postmaster itself), in a directory it owns.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort, KillableProcess } from './killable-process.js';
 
 /** The newest PostgreSQL's bin directory under /usr/lib/postgresql, or null. */
 export function postgresBinDir(): string | null {
@@ -43,18 +43,6 @@ export function canRunPrivatePostgres(): boolean {
   if (!postgresBinDir()) return false;
   if (!asRoot()) return true;
   return postgresUser() !== null && spawnSync('setpriv', ['--version']).status === 0;
-}
-
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** The command line, run as the postgres user when we are root. */
@@ -102,36 +90,33 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   }
   const port = await freePort();
   const url = (database = 'postgres') => `postgresql://postgres@127.0.0.1:${port}/${database}`;
-  let child: ChildProcess | null = null;
-  let exited: Promise<void> = Promise.resolve();
-  let out = '';
+  // A process group of its own, so one signal reaches the postmaster and every backend.
+  const postgres = new KillableProcess(
+    () =>
+      command(join(bin, 'postgres'), [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        // A throw-away cluster: no fsync (a killed process loses nothing the kernel already has).
+        '-c',
+        'fsync=off',
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'max_connections=60',
+        '-c',
+        'shared_buffers=32MB',
+      ]),
+    { cwd: dir, group: true },
+  );
 
-  const start = async () => {
-    const [postgres, args] = command(join(bin, 'postgres'), [
-      '-D',
-      data,
-      '-p',
-      String(port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      // A throw-away cluster: no fsync (a killed process loses nothing the kernel already has).
-      '-c',
-      'fsync=off',
-      '-c',
-      'full_page_writes=off',
-      '-c',
-      'max_connections=60',
-      '-c',
-      'shared_buffers=32MB',
-    ]);
-    // A process group of its own, so one signal reaches the postmaster and every backend.
-    const c = spawn(postgres, args, { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child = c;
-    exited = new Promise((resolve) => c.once('exit', () => resolve()));
-    c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    c.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const start = async (): Promise<void> => {
+    postgres.spawn();
     const deadline = Date.now() + 30_000;
     for (;;) {
       const client = new pg.Client({ connectionString: url(), connectionTimeoutMillis: 1_000 });
@@ -142,39 +127,27 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
         return;
       } catch {
         await client.end().catch(() => {});
-        if (c.exitCode !== null || c.signalCode !== null) {
+        if (postgres.gone) {
           // Right after a crash the old backends may still hold shared memory for a moment: try again.
-          if (Date.now() > deadline) throw new Error(`postgres exited:\n${out}`);
+          if (Date.now() > deadline) throw new Error(`postgres exited:\n${postgres.output()}`);
           await new Promise((r) => setTimeout(r, 200));
           return start();
         }
-        if (Date.now() > deadline) throw new Error(`postgres not ready in 30 s:\n${out}`);
+        if (Date.now() > deadline) throw new Error(`postgres not ready in 30 s:\n${postgres.output()}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-  };
-
-  const kill = async () => {
-    const c = child;
-    if (!c || c.exitCode !== null || c.signalCode !== null) return;
-    try {
-      process.kill(-c.pid!, 'SIGKILL');
-    } catch {
-      c.kill('SIGKILL');
-    }
-    await exited;
-    child = null;
   };
 
   await start();
   return {
     port,
     url,
-    kill,
+    kill: () => postgres.kill(),
     start,
-    output: () => out,
+    output: () => postgres.output(),
     async destroy() {
-      await kill();
+      await postgres.kill();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -3,9 +3,9 @@
  * saved), which the test may kill outright and start again, empty, on the same port:
  * what the servers see when their Redis crashes and is replaced. Never the shared one.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { freePort } from './private-postgres.js';
+import { freePort, KillableProcess } from './killable-process.js';
 
 export const canRunRedis = (): boolean => spawnSync('redis-server', ['--version']).status === 0;
 
@@ -24,25 +24,17 @@ export interface PrivateRedis {
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
-  let child: ChildProcess | null = null;
-  let exited: Promise<void> = Promise.resolve();
-  let out = '';
+  const redis = new KillableProcess(() => [
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+  ]);
 
   const start = async () => {
-    const c = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child = c;
-    exited = new Promise((resolve) => c.once('exit', () => resolve()));
+    const c = redis.spawn();
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server not ready in 10 s:\n${out}`)), 10_000);
-      const onData = (d: Buffer) => {
-        out += d.toString();
-        if (/Ready to accept connections/.test(out)) {
+      const timer = setTimeout(() => reject(new Error(`redis-server not ready in 10 s:\n${redis.output()}`)), 10_000);
+      const onData = () => {
+        if (/Ready to accept connections/.test(redis.output())) {
           clearTimeout(timer);
           resolve();
         }
@@ -51,19 +43,13 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       c.stderr!.on('data', onData);
       c.once('exit', () => {
         clearTimeout(timer);
-        reject(new Error(`redis-server exited:\n${out}`));
+        reject(new Error(`redis-server exited:\n${redis.output()}`));
       });
     });
-    out = '';
+    redis.clearOutput();
   };
 
-  const kill = async () => {
-    const c = child;
-    if (!c || c.exitCode !== null || c.signalCode !== null) return;
-    c.kill('SIGKILL');
-    await exited;
-    child = null;
-  };
+  const kill = () => redis.kill();
 
   await start();
   return {

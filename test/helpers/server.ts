@@ -2,6 +2,7 @@
  * A real server over HTTP on a loopback port, over the seeded test database, with fresh
  * accounts per call (unique e-mails), so tests never share a quota or a rate limit.
  */
+import { afterAll, beforeAll } from 'vitest';
 import type { PlanName } from '../../contract/plans.js';
 import type { QuotaAlerts } from '../../server/mail/quota-alerts.js';
 import { createAccount } from '../../server/accounts/accounts.js';
@@ -90,6 +91,58 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     account,
     async close() {
       await server.close();
+    },
+  };
+}
+
+export interface ServerWithAccount extends TestServer {
+  /** The file's own account, of the plan asked for. */
+  caller: { id: string; email: string; key: string };
+  /** Its key. */
+  key: string;
+}
+
+/**
+ * The setup most API test files share: a test server started before the file's tests
+ * (beforeAll) with a fresh account of `plan`, and closed after them. Call it at the top of
+ * the file; the object it returns answers once the server has started. The file's own
+ * afterAll hooks run before the close (hooks after tests run last-registered first).
+ */
+export function serverWithAccount(plan: PlanName, options: TestServerOptions = {}): ServerWithAccount {
+  let server: TestServer | undefined;
+  let caller: ServerWithAccount['caller'] | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(options);
+    caller = await server.account(plan);
+  });
+  afterAll(() => server?.close());
+  const started = () => {
+    if (!server || !caller) throw new Error('the test server starts in beforeAll: use it in a test or a hook');
+    return { server, caller };
+  };
+  return {
+    get baseUrl() {
+      return started().server.baseUrl;
+    },
+    get keys() {
+      return started().server.keys;
+    },
+    get db() {
+      return started().server.db;
+    },
+    get server() {
+      return started().server.server;
+    },
+    get quotaAlerts() {
+      return started().server.quotaAlerts;
+    },
+    account: (accountPlan, overrides) => started().server.account(accountPlan, overrides),
+    close: () => started().server.close(),
+    get caller() {
+      return started().caller;
+    },
+    get key() {
+      return started().caller.key;
     },
   };
 }

@@ -4,18 +4,15 @@
  * answer handed to the quota tracker, and a debug line per attempt when asked for.
  */
 import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
-import { APIError, ConnectionError, MboaError, RequestAbortedError, TimeoutError } from './errors.js';
+import { APIError, MboaError, RequestAbortedError } from './errors.js';
+import { type Exchange, type Fetch, type PreparedCall, send } from './exchange.js';
 import { type ExtraHeaders, checkHeaders, requestHeaders } from './headers.js';
 import type { Log, LogDetails } from './logger.js';
 import type { QuotaTracker } from './quota.js';
-import { retryDelayFor } from './retry.js';
+import { retryDelayFor, sleep } from './retry.js';
 import type { Quota } from '../types.js';
 
-/**
- * A `fetch` implementation: the global one of Node.js 20+ fits, as do wrappers around it
- * (for proxies, logging or tests).
- */
-export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+export type { Fetch } from './exchange.js';
 
 /** Options of a single call, given as the last argument of any method. They override the client's. */
 export interface RequestOptions {
@@ -55,15 +52,6 @@ export interface HttpCoreConfig {
 
 /** Query values the API understands; `undefined` and `null` mean "not given". */
 export type QueryParams = object;
-
-/** @internal One call, checked and ready to send (maybe several times). */
-export interface PreparedCall {
-  url: string;
-  headers: Record<string, string>;
-  timeout: number;
-  maxRetries: number;
-  signal: AbortSignal | undefined;
-}
 
 /** @internal A 2xx answer whose body is read as it arrives (exports). */
 export interface OpenStream extends ResponseInfo {
@@ -233,80 +221,8 @@ export class HttpCore {
     return `${this.#config.baseUrl}/api/v1${path}${qs ? `?${qs}` : ''}`;
   }
 
-  /**
-   * Sends the request and waits for the answer's headers within the timeout. The returned
-   * exchange keeps the timer and the abort wiring until `done()`, for the body read.
-   */
-  private async send(call: PreparedCall, attempt: number): Promise<Exchange> {
-    // Looked up at each call, never captured at import or construction: test tools (msw)
-    // and instrumentation replace the global fetch after the client is built.
-    const fetchImpl = this.#config.fetch ?? (globalThis.fetch as Fetch | undefined);
-    if (typeof fetchImpl !== 'function') {
-      throw new MboaError('No global fetch: use Node.js 20 or later, or pass the `fetch` option.', { code: 'configuration_error' });
-    }
-    const { signal, timeout } = call;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const started = Date.now();
-    const log = this.#config.log;
-
-    const exchange = {
-      started,
-      signal: controller.signal,
-      rearm() {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, timeout);
-      },
-      done() {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      },
-      /** The client's error for a failure of fetch or of a body read. */
-      failure(err: unknown): MboaError {
-        let error: MboaError;
-        if (err instanceof MboaError) error = err;
-        else if (signal?.aborted) error = new RequestAbortedError(signal.reason);
-        else if (timedOut) error = new TimeoutError(timeout);
-        else error = new ConnectionError(`Connection error: ${describe(err)}`, err);
-        log?.(`GET ${call.url} failed after ${Date.now() - started} ms: ${error.message}`, {
-          event: 'error',
-          method: 'GET',
-          url: call.url,
-          durationMs: Date.now() - started,
-          attempt,
-          error: error.message,
-        });
-        return error;
-      },
-    };
-
-    exchange.rearm();
-    let response: Response;
-    try {
-      response = await fetchImpl(call.url, { method: 'GET', headers: call.headers, signal: controller.signal });
-    } catch (err) {
-      exchange.done();
-      throw exchange.failure(err);
-    }
-    const headers = headerRecord(response.headers);
-    const requestId = headers['x-request-id'];
-    const durationMs = Date.now() - started;
-    log?.(`GET ${call.url} → ${response.status} in ${durationMs} ms (request ${requestId ?? 'without id'}, attempt ${attempt})`, {
-      event: 'response',
-      method: 'GET',
-      url: call.url,
-      status: response.status,
-      requestId,
-      durationMs,
-      attempt,
-    });
-    return { ...exchange, response, status: response.status, headers, requestId };
+  private send(call: PreparedCall, attempt: number): Promise<Exchange> {
+    return send(call, attempt, this.#config.fetch, this.#config.log);
   }
 
   /** Logs a retry about to happen. */
@@ -335,30 +251,6 @@ export class HttpCore {
   }
 }
 
-/** An answer whose headers arrived, with the timer and abort wiring still held for its body. */
-interface Exchange {
-  response: Response;
-  status: number;
-  headers: Record<string, string>;
-  requestId: string | undefined;
-  started: number;
-  /** Aborted on timeout or when the caller's signal fires. */
-  signal: AbortSignal;
-  /** Restarts the timeout: a stream may take any time in all, but not too long between chunks. */
-  rearm(): void;
-  /** Stops the timer and the abort wiring. */
-  done(): void;
-  failure(err: unknown): MboaError;
-}
-
-function headerRecord(headers: Headers): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, key) => {
-    record[key.toLowerCase()] = value;
-  });
-  return record;
-}
-
 function parseJson(text: string): unknown {
   if (!text) return undefined;
   try {
@@ -366,35 +258,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The innermost reason of a fetch failure (`ECONNREFUSED`...), which Node hides in `cause`. */
-function describe(err: unknown): string {
-  let current: unknown = err;
-  let message = 'request failed';
-  for (let depth = 0; current && depth < 5; depth++) {
-    const e = current as { message?: unknown; code?: unknown; cause?: unknown };
-    if (typeof e.message === 'string' && e.message) message = typeof e.code === 'string' ? `${e.message} (${e.code})` : e.message;
-    current = e.cause;
-  }
-  return message;
-}
-
-/** Waits `ms`, or rejects with `RequestAbortedError` as soon as `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new RequestAbortedError(signal.reason));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new RequestAbortedError(signal?.reason));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -2,7 +2,7 @@
  * When to retry and how long to wait. Every Mboa endpoint is a GET, so any failed call
  * can be sent again without side effects; what matters is whether it can succeed.
  */
-import { APIError, ConnectionError } from './errors.js';
+import { APIError, ConnectionError, RequestAbortedError } from './errors.js';
 
 /** Backoff of the n-th retry (n from 0) when the server gave no delay: 0.5 s, 1 s, 2 s... up to 8 s. */
 const INITIAL_DELAY_S = 0.5;
@@ -70,4 +70,23 @@ export function retryDelayFor(error: unknown, retriesDone: number): number | und
     return delay <= MAX_RETRY_AFTER_MS ? delay : undefined;
   }
   return undefined;
+}
+
+/** Waits `ms`, or rejects with `RequestAbortedError` as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new RequestAbortedError(signal.reason));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new RequestAbortedError(signal?.reason));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -1,7 +1,8 @@
 /** `mboa.exports`: the Enterprise bulk export, read as an async iterator that resumes by itself. */
 import type { ResponseInfo, WithResponse } from '../core/api-promise.js';
 import { ConnectionError, MboaError, RequestAbortedError } from '../core/errors.js';
-import { type HttpCore, type OpenStream, type RequestOptions, sleep } from '../core/http.js';
+import type { HttpCore, OpenStream, RequestOptions } from '../core/http.js';
+import { sleep } from '../core/retry.js';
 import { LineSplitter } from '../core/ndjson.js';
 import { type QuotaHeaders, readQuotaHeaders } from '../core/quota-headers.js';
 import { backoffDelayMs, retryDelayFor } from '../core/retry.js';

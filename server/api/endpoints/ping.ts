@@ -2,7 +2,7 @@
 import type { contract } from '../../../contract/router.js';
 import { VERSION } from '../../platform/version.js';
 import type { RouteHandler } from '../handler.js';
-import { callMeta } from './readers.js';
+import { callMeta } from '../context.js';
 
 // The chain has just read the account's quota: the service answers.
 export const ping: RouteHandler<typeof contract.ping> = async ({ ctx }) => ({

@@ -18,7 +18,7 @@ import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { EXPORT_LINES_PER_CALL, type TExportQueryParsed } from '../../../contract/schemas.js';
 import { type Dataset, table } from '../dataset.js';
-import { listingFilterSql } from './filters.js';
+import { type EffectiveFilters, listingFilterSql } from './filters.js';
 import { listingJsonSql } from './public-row.js';
 
 export interface ExportBlocks {
@@ -75,14 +75,16 @@ function drainWaiter(res: ServerResponse): () => Promise<boolean> {
         });
 }
 
+/** Streams the listings that match `effective`, the query's filters as `effectiveFilters` works them out. */
 export async function streamListings(
   pool: pg.Pool,
   data: Dataset,
   q: TExportQueryParsed,
+  effective: EffectiveFilters,
   res: ServerResponse,
   blocks: ExportBlocks,
 ): Promise<ExportResult> {
-  const filters = listingFilterSql(q, 'l');
+  const filters = listingFilterSql(effective, 'l');
   if (q.after !== undefined) filters.add(`l.id > ${filters.param(q.after)}`);
   const select = `SELECT ${listingJsonSql(q.currency)} FROM ${table(data, 'listings')} l ${filters.where()} ORDER BY l.id`;
 

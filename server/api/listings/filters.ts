@@ -1,8 +1,9 @@
 /**
  * The one WHERE builder for listing filters: the search, the market reads (their tables
  * carry the same `city_key`, `neighborhood_key`, `type` and `purpose` columns) and any
- * export of listings select through it. A pure function of the parsed query: no
- * database, no request, so it is tested on its own.
+ * export of listings select through it. The API's front handler works out a query's
+ * effective filters once per call (`effectiveFilters`); the builder turns them into SQL.
+ * Pure functions: no database, no request, so they are tested on their own.
  */
 import { type Currency, xafBounds } from '../../../contract/currency.js';
 import { parseInstant } from '../../../contract/instants.js';
@@ -53,6 +54,21 @@ export interface EffectiveFilters {
   updatedAfter?: Date;
 }
 
+/** Place names asked for lately, with their matching keys: callers ask for the same few places over and over. */
+const placeKeys = new Map<string, string>();
+/** Emptied when full, so that names nobody asks for again (typos, probes) cannot crowd out the rest for good. */
+const PLACE_KEYS_MAX = 10_000;
+
+function placeKey(name: string): string {
+  let key = placeKeys.get(name);
+  if (key === undefined) {
+    key = matchKey(name);
+    if (placeKeys.size >= PLACE_KEYS_MAX) placeKeys.clear();
+    placeKeys.set(name, key);
+  }
+  return key;
+}
+
 function instant(name: string, value: string): Date {
   const parsed = parseInstant(value);
   // The contract refused anything else already; reaching here is a programming error.
@@ -64,8 +80,8 @@ export function effectiveFilters(q: FilterInput): EffectiveFilters {
   const prices = xafBounds({ min: q.min_price, max: q.max_price }, q.currency ?? 'XAF');
   const f: EffectiveFilters = {};
   if (q.status !== undefined && q.status !== 'any') f.status = q.status;
-  if (q.city !== undefined) f.cityKey = matchKey(q.city);
-  if (q.neighborhood !== undefined) f.neighborhoodKey = matchKey(q.neighborhood);
+  if (q.city !== undefined) f.cityKey = placeKey(q.city);
+  if (q.neighborhood !== undefined) f.neighborhoodKey = placeKey(q.neighborhood);
   if (q.type !== undefined) f.type = q.type;
   if (q.purpose !== undefined) f.purpose = q.purpose;
   if (prices.min !== undefined) f.minPriceXaf = prices.min;
@@ -90,11 +106,10 @@ export function canonicalFilters(f: EffectiveFilters): Record<string, string | n
 }
 
 /**
- * Adds the conditions of `q` on the table aliased `alias` to `sql` (a fresh one by
- * default) and returns it. Columns named as in `listings`.
+ * Adds the conditions of the filters `f` on the table aliased `alias` to `sql` (a fresh
+ * one by default) and returns it. Columns named as in `listings`.
  */
-export function listingFilterSql(q: FilterInput, alias: string, sql = new SqlConditions()): SqlConditions {
-  const f = effectiveFilters(q);
+export function listingFilterSql(f: EffectiveFilters, alias: string, sql = new SqlConditions()): SqlConditions {
   const col = (name: string) => `${alias}.${name}`;
   if (f.status !== undefined) sql.add(`${col('status')} = ${sql.param(f.status)}::"ListingStatus"`);
   if (f.cityKey !== undefined) sql.add(`${col('city_key')} = ${sql.param(f.cityKey)}`);

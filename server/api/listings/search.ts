@@ -7,7 +7,7 @@ import { type Dataset, table } from '../dataset.js';
 import type { TListing, TListingsQueryParsed } from '../../../contract/schemas.js';
 import { ApiError } from '../../platform/errors.js';
 import type { CursorCodec } from './cursor.js';
-import { canonicalFilters, effectiveFilters, listingFilterSql, type SqlConditions } from './filters.js';
+import { canonicalFilters, type EffectiveFilters, listingFilterSql } from './filters.js';
 import { PUBLIC_COLUMNS, type PublicRow, toListing } from './public-row.js';
 
 type Sort = TListingsQueryParsed['sort'];
@@ -26,15 +26,10 @@ export interface SearchResult {
   nextCursor: string | null;
 }
 
-function countTotal(data: Dataset, where: SqlConditions, totals?: TotalsCache): Promise<number> {
-  const sql = `SELECT count(*) AS n FROM ${table(data, 'listings')} l ${where.where()}`;
-  const load = () => data.pool.query<{ n: string }>(sql, where.params).then((r) => Number(r.rows[0].n));
-  return totals ? totals.get(`${sql}\0${JSON.stringify(where.params)}`, load) : load();
-}
-
-/** What a cursor is bound to: the filters as applied (see filters.ts) and the sort; not the page size or currency. */
-function boundFilters(q: TListingsQueryParsed): Record<string, unknown> {
-  return { ...canonicalFilters(effectiveFilters(q)), sort: q.sort };
+function countTotal(data: Dataset, where: string, params: unknown[], totals?: TotalsCache): Promise<number> {
+  const sql = `SELECT count(*) AS n FROM ${table(data, 'listings')} l ${where}`;
+  const load = () => data.pool.query<{ n: string }>(sql, params).then((r) => Number(r.rows[0].n));
+  return totals ? totals.get(`${sql}\0${JSON.stringify(params)}`, load) : load();
 }
 
 /** Where exact totals may be remembered (see http/data-cache.ts); absent: counted every time. */
@@ -42,17 +37,22 @@ export interface TotalsCache {
   get(key: string, load: () => Promise<number>): Promise<number>;
 }
 
+/** One page of the listings that match `filters` (the query's, as `effectiveFilters` works them out). */
 export async function searchListings(
   data: Dataset,
   cursors: CursorCodec,
   q: TListingsQueryParsed,
+  filters: EffectiveFilters,
   totals?: TotalsCache,
 ): Promise<SearchResult> {
   const sort = SORTS[q.sort];
-  const bound = boundFilters(q);
+  // What a cursor is bound to: the filters as applied and the sort; not the page size or currency.
+  const bound = { ...canonicalFilters(filters), sort: q.sort };
   const position = q.cursor !== undefined ? cursors.decode(q.cursor, bound) : null;
 
-  const page = listingFilterSql(q, 'l');
+  const page = listingFilterSql(filters, 'l');
+  // Page 1 counts the matches under the filters alone: their conditions, before the page's own join them.
+  const count = position ? null : { where: page.where(), params: [...page.params] };
   if (position) {
     const value = sort.column === 'price' ? Number(position.value) : new Date(String(position.value));
     if (sort.column === 'price' ? typeof position.value !== 'number' : Number.isNaN((value as Date).getTime())) {
@@ -65,10 +65,9 @@ export async function searchListings(
   const sql = `SELECT ${PUBLIC_COLUMNS} FROM ${table(data, 'listings')} l ${page.where()}
     ORDER BY l.${sort.column} ${direction}, l.id ${direction} LIMIT ${page.param(q.limit + 1)}`;
 
-  const countQuery = position ? null : listingFilterSql(q, 'l');
   const [rowsResult, total] = await Promise.all([
     data.pool.query<PublicRow & { price: string }>(sql, page.params),
-    countQuery ? countTotal(data, countQuery, totals) : Promise.resolve(position!.total),
+    count ? countTotal(data, count.where, count.params, totals) : position!.total,
   ]);
 
   const rows = rowsResult.rows;

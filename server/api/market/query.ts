@@ -6,7 +6,7 @@
 import { type Dataset, table } from '../dataset.js';
 import { fromXaf } from '../../../contract/currency.js';
 import type { TMarketStat, TMarketTrend, TStatsQueryParsed, TTrendsQueryParsed } from '../../../contract/schemas.js';
-import { listingFilterSql } from '../listings/filters.js';
+import { type EffectiveFilters, listingFilterSql } from '../listings/filters.js';
 
 /** numeric columns arrive as strings (exact), integers as numbers. */
 type Amount = string | null;
@@ -48,11 +48,12 @@ interface TrendRow {
   period_end: Date;
 }
 
-export async function marketStats(data: Dataset, q: TStatsQueryParsed): Promise<TMarketStat[]> {
-  const sql = listingFilterSql({ city: q.city, neighborhood: q.neighborhood, type: q.type, purpose: q.purpose }, 's');
+/** `filters`: the query's place, type and purpose, as `effectiveFilters` works them out. */
+export async function marketStats(data: Dataset, q: TStatsQueryParsed, filters: EffectiveFilters): Promise<TMarketStat[]> {
+  const sql = listingFilterSql(filters, 's');
   // Rows aggregate every neighbourhood (every type) unless one is asked for.
-  if (q.neighborhood === undefined) sql.add('s.neighborhood_key IS NULL');
-  if (q.type === undefined) sql.add('s.type IS NULL');
+  if (filters.neighborhoodKey === undefined) sql.add('s.neighborhood_key IS NULL');
+  if (filters.type === undefined) sql.add('s.type IS NULL');
   sql.add('s.purpose IS NOT NULL');
   const { rows } = await data.pool.query<StatRow>(
     `SELECT s.city, s.neighborhood, s.purpose, s.type, s.volume, s.avg_price, s.min_price, s.p25_price, s.median_price,
@@ -87,8 +88,8 @@ export async function marketStats(data: Dataset, q: TStatsQueryParsed): Promise<
   }));
 }
 
-export async function marketTrends(data: Dataset, q: TTrendsQueryParsed): Promise<TMarketTrend[]> {
-  const sql = listingFilterSql({ city: q.city, neighborhood: q.neighborhood, type: q.type, purpose: q.purpose }, 't');
+export async function marketTrends(data: Dataset, q: TTrendsQueryParsed, filters: EffectiveFilters): Promise<TMarketTrend[]> {
+  const sql = listingFilterSql(filters, 't');
   const { rows } = await data.pool.query<TrendRow>(
     `SELECT t.city, t.neighborhood, t.type, t.purpose, t.new_listings, t.previous_new_listings, t.avg_price,
             t.median_price, t.price_per_m2_volume, t.avg_price_per_m2, t.avg_price_change_pct,

@@ -8,26 +8,42 @@ import { ENDPOINT_LABELS, supportText } from '../labels.js';
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
-export function field(o: {
+interface Labelled {
   id: string;
   label: string;
-  type: 'text' | 'email' | 'password' | 'tel';
-  value?: string;
   error?: string;
   hint?: string;
-  autocomplete: string;
-  maxlength?: number;
-  minlength?: number;
-  /** Optional fields are not `required`. */
-  optional?: boolean;
-}): SafeHtml {
+}
+
+/** A form control with its label, hint and error, tied to it by `aria` (its describedby and invalid attributes). */
+function labelled(o: Labelled, control: (aria: SafeHtml) => SafeHtml): SafeHtml {
   const described = [o.hint ? `${o.id}-hint` : '', o.error ? `${o.id}-error` : ''].filter(Boolean).join(' ');
+  const aria = html`${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}`;
   return html`<div class="field${o.error ? ' has-error' : ''}">
 <label for="${o.id}">${o.label}</label>
 ${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
 ${o.error ? html`<p class="field-error" id="${o.id}-error">${o.error}</p>` : ''}
-<input id="${o.id}" name="${o.id}" type="${o.type}" value="${o.type === 'password' ? '' : (o.value ?? '')}" autocomplete="${o.autocomplete}"${o.optional ? '' : html` required`}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${o.minlength ? html` minlength="${o.minlength}"` : ''}${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}>
+${control(aria)}
 </div>`;
+}
+
+/** A one-line field. */
+export function field(
+  o: Labelled & {
+    type: 'text' | 'email' | 'password' | 'tel';
+    value?: string;
+    autocomplete: string;
+    maxlength?: number;
+    minlength?: number;
+    /** Optional fields are not `required`. */
+    optional?: boolean;
+  },
+): SafeHtml {
+  return labelled(
+    o,
+    (aria) =>
+      html`<input id="${o.id}" name="${o.id}" type="${o.type}" value="${o.type === 'password' ? '' : (o.value ?? '')}" autocomplete="${o.autocomplete}"${o.optional ? '' : html` required`}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${o.minlength ? html` minlength="${o.minlength}"` : ''}${aria}>`,
+  );
 }
 
 /** The list of problems at the top of a refused form, linking to each field. */
@@ -119,20 +135,10 @@ export function contactSalesLink(v: { base: string; lang: Lang }, primary = true
 }
 
 /** A multi-line text field, labelled and described like `field`. */
-export function textArea(o: {
-  id: string;
-  label: string;
-  value?: string;
-  error?: string;
-  hint?: string;
-  maxlength: number;
-  rows?: number;
-}): SafeHtml {
-  const described = [o.hint ? `${o.id}-hint` : '', o.error ? `${o.id}-error` : ''].filter(Boolean).join(' ');
-  return html`<div class="field${o.error ? ' has-error' : ''}">
-<label for="${o.id}">${o.label}</label>
-${o.hint ? html`<p class="hint" id="${o.id}-hint">${o.hint}</p>` : ''}
-${o.error ? html`<p class="field-error" id="${o.id}-error">${o.error}</p>` : ''}
-<textarea id="${o.id}" name="${o.id}" rows="${o.rows ?? 6}" maxlength="${o.maxlength}" required${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}>${o.value ?? ''}</textarea>
-</div>`;
+export function textArea(o: Labelled & { value?: string; maxlength: number; rows?: number }): SafeHtml {
+  return labelled(
+    o,
+    (aria) =>
+      html`<textarea id="${o.id}" name="${o.id}" rows="${o.rows ?? 6}" maxlength="${o.maxlength}" required${aria}>${o.value ?? ''}</textarea>`,
+  );
 }

@@ -1,0 +1,40 @@
+/**
+ * `GET /market/stats` (price figures per city and purpose, per type or neighborhood on
+ * request) and `GET /market/trends` (the last 30 days against the 30 before, per
+ * neighborhood, type and purpose): one shape, two reads of the precomputed tables. Every
+ * row is one page; answers go through the dataset's cache, as they change only with the data.
+ */
+import type { contract } from '../../../contract/router.js';
+import type { TMarketStat, TMarketTrend } from '../../../contract/schemas.js';
+import { callMeta, type RequestContext } from '../context.js';
+import type { Dataset } from '../dataset.js';
+import type { RouteHandler } from '../handler.js';
+import type { EffectiveFilters } from '../listings/filters.js';
+import { marketStats, marketTrends } from '../market/query.js';
+import type { Reader } from '../reader.js';
+
+type MarketRead<Q, Row> = (data: Dataset, query: Q, filters: EffectiveFilters) => Promise<Row[]>;
+
+/**
+ * What an answer depends on, and all it depends on: the place, type and purpose as applied
+ * (two spellings of a place share an answer) and the currency. A matching key holds no `-`.
+ */
+function cacheKey(name: string, currency: string, f: EffectiveFilters): string {
+  return `${name}:${currency}:${f.cityKey ?? '-'}:${f.neighborhoodKey ?? '-'}:${f.type ?? '-'}:${f.purpose ?? '-'}`;
+}
+
+function marketFigures<Q extends { currency: string }, Row>(name: string, read: MarketRead<Q, Row>) {
+  return async ({ query, filters, reader, ctx }: { query: Q; filters: EffectiveFilters; reader: Reader; ctx: RequestContext }) => {
+    const data = await reader.cached(cacheKey(name, query.currency, filters), () => read(reader.data, query, filters));
+    return { status: 200 as const, body: { data, meta: { total: data.length, returned: data.length, ...callMeta(ctx) } } };
+  };
+}
+
+export const stats: RouteHandler<typeof contract.market.stats> = marketFigures<Parameters<typeof marketStats>[1], TMarketStat>(
+  'stats',
+  marketStats,
+);
+export const trends: RouteHandler<typeof contract.market.trends> = marketFigures<Parameters<typeof marketTrends>[1], TMarketTrend>(
+  'trends',
+  marketTrends,
+);

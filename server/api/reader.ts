@@ -1,0 +1,33 @@
+/**
+ * What a call reads, chosen by its key: the live data or, for test keys, the fixed public
+ * sample, with the same SQL. Places are checked against the same dataset, and cacheable
+ * answers go through its cache. The API's front handler picks one per call and hands it
+ * to the route's handler.
+ */
+import type { DataCache } from '../platform/data-cache.js';
+import type { Dataset } from './dataset.js';
+import type { CursorCodec } from './listings/cursor.js';
+import { KnownPlaces } from './places/known-places.js';
+
+/** A dataset and what reads it: one for the live data, one for the sample. */
+export interface DatasetDeps {
+  data: Dataset;
+  cursors: CursorCodec;
+  /** Exact totals and market answers until the data changes (absent: read every time). */
+  cache?: DataCache<unknown>;
+}
+
+export interface Reader extends DatasetDeps {
+  places: KnownPlaces;
+  /** The answer for `key` from the dataset's cache, or `load()` when it has none. */
+  cached<T>(key: string, load: () => Promise<T>): Promise<T>;
+}
+
+/** Built once per dataset when the server starts. */
+export function readerOf(d: DatasetDeps): Reader {
+  return {
+    ...d,
+    places: new KnownPlaces(d.data),
+    cached: <T>(key: string, load: () => Promise<T>): Promise<T> => (d.cache ? (d.cache.get(key, load) as Promise<T>) : load()),
+  };
+}

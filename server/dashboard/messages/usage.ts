@@ -1,0 +1,43 @@
+/** The usage page: calls per day, per endpoint and per key. */
+import { n, s, sf, type Messages } from '../../platform/i18n.js';
+
+export const usageMessages = {
+  'usage.title': { en: 'Usage', fr: 'Consommation' },
+  'usage.prev': { en: '← Previous month', fr: '← Mois précédent' },
+  'usage.next': { en: 'Next month →', fr: 'Mois suivant →' },
+  'usage.total': {
+    en: (p) => `${p.used} call${s(n(p, 'used'))} counted in ${p.month}`,
+    fr: (p) => `${p.used} appel${sf(n(p, 'used'))} compté${sf(n(p, 'used'))} en ${p.month}`,
+  },
+  'usage.chart.title': { en: 'Calls per day (UTC)', fr: 'Appels par jour (UTC)' },
+  'usage.chart.desc': {
+    en: 'Bar chart of the calls counted each day of {month}; the largest day had {max} calls.',
+    fr: 'Histogramme des appels comptés chaque jour de {month} ; le jour le plus chargé en compte {max}.',
+  },
+  'usage.chart.tap': {
+    en: 'Tap or hover over a bar to see its figure.',
+    fr: 'Touchez ou survolez une barre pour voir sa valeur.',
+  },
+  'usage.chart.bar': {
+    en: (p) => `${p.day}: ${p.n} call${s(n(p))}`,
+    fr: (p) => `${p.day} : ${p.n} appel${sf(n(p))}`,
+  },
+  'usage.table.show': { en: 'Show the figures as a table', fr: 'Afficher les chiffres en tableau' },
+  'usage.col.day': { en: 'Day', fr: 'Jour' },
+  'usage.col.calls': { en: 'Calls', fr: 'Appels' },
+  'usage.col.share': { en: 'Share', fr: 'Part' },
+  'usage.col.endpoint': { en: 'Endpoint', fr: 'Endpoint' },
+  'usage.col.key': { en: 'Key', fr: 'Clé' },
+  'usage.byEndpoint': { en: 'By endpoint', fr: 'Par endpoint' },
+  'usage.byKey': { en: 'By key', fr: 'Par clé' },
+  'usage.empty': { en: 'No counted calls in this month.', fr: 'Aucun appel compté ce mois-là.' },
+  'usage.revoked': { en: '(revoked)', fr: '(révoquée)' },
+  'usage.note': {
+    en: 'Counted calls are successful calls (2xx), except ping: exactly what the API counts against your quota.',
+    fr: 'Les appels comptés sont les appels réussis (2xx), sauf ping : exactement ce que l’API décompte de votre quota.',
+  },
+  'error.month': {
+    en: 'Choose a month between {from} and {to}, written YYYY-MM.',
+    fr: 'Choisissez un mois entre {from} et {to}, au format AAAA-MM.',
+  },
+} satisfies Messages;
