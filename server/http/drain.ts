@@ -46,6 +46,16 @@ export class Drain {
   }
 
   /**
+   * Resolves once every answer already written in full has been handed to the network, so
+   * its call is settled (counted or freed): a client can read an answer before its server
+   * has seen the write complete.
+   */
+  async written(): Promise<void> {
+    const ending = [...this.active].filter((res) => res.writableEnded && !res.writableFinished);
+    await Promise.all(ending.map((res) => new Promise((done) => (res.once('finish', done), res.once('close', done)))));
+  }
+
+  /**
    * Stops accepting, waits for the calls in flight (at most `graceMs`), then cuts what is
    * left. Resolves once every connection is closed.
    */

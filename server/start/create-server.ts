@@ -274,6 +274,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     metricsUrl: undefined,
     flushUsage: async () => {
       // Calls answered a moment ago may still be on their way to being counted.
+      await drain.written();
       await background.settled();
       await admission.flushNow();
     },
