@@ -9,6 +9,12 @@
  * server does: each connection its own session). `routeNotifications` puts that right:
  * each notification is taken out of the stream it came in and handed to the connections
  * that listen to its channel, so the change feed hears every change, as on a server.
+ * For the same reason the socket server's queue must not interleave two connections'
+ * extended-protocol messages (Parse, Bind, Execute... up to Sync): their unnamed statement
+ * and portal are the session's, so another connection's Bind in between would replace them
+ * (`portal "" does not exist`, or worse, another query's rows). `serializeSequences` keeps
+ * the queue on one connection from its first such message to its Sync, as the socket
+ * server already does for a transaction.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,6 +60,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: { announce
   const db = await PGlite.create(join(dataDir, 'pgdata'));
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
   routeNotifications(server);
+  serializeSequences(server);
   await server.start();
   const conn = server.getServerConn();
   const url = `postgresql://postgres@${conn}/postgres?sslmode=disable`;
@@ -70,8 +77,51 @@ export async function startEmbeddedPostgres(dataDir: string, options: { announce
 }
 
 interface QueryQueue {
+  db: PGlite;
   enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number>;
   clearQueueForHandler(handlerId: number): void;
+  processQueue(): Promise<void>;
+}
+
+/** Extended-protocol messages that leave a sequence open until Sync: Parse, Bind, Describe, Execute, Close, Flush. */
+const IN_SEQUENCE = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
+
+function serializeSequences(server: PGLiteSocketServer): void {
+  const queue = (server as unknown as { queryQueue: QueryQueue }).queryQueue;
+  const db = queue.db;
+  const sender = new WeakMap<Uint8Array, number>();
+  /** The connection whose sequence is open: the queue takes only its messages until its Sync. */
+  let open: number | null = null;
+
+  const enqueue = queue.enqueue.bind(queue);
+  queue.enqueue = (handlerId, message, onData) => {
+    sender.set(message, handlerId);
+    return enqueue(handlerId, message, onData);
+  };
+  // The queue asks `isInTransaction()` to decide whether to stay with the last connection.
+  queue.db = new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'isInTransaction') return () => target.isInTransaction() || open !== null;
+      if (prop === 'execProtocolRawStream') {
+        return (message: Uint8Array, options: Parameters<PGlite['execProtocolRawStream']>[1]) => {
+          const from = sender.get(message) ?? null;
+          if (IN_SEQUENCE.has(message[0])) open = from;
+          else if (open === from) open = null;
+          return target.execProtocolRawStream(message, options);
+        };
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const clear = queue.clearQueueForHandler.bind(queue);
+  queue.clearQueueForHandler = (handlerId) => {
+    clear(handlerId);
+    if (open !== handlerId) return;
+    // Gone in the middle of a sequence: the others' messages, waiting, go on.
+    open = null;
+    void queue.processQueue();
+  };
 }
 
 const QUERY = 0x51; // 'Q', a simple query
