@@ -27,6 +27,7 @@ export interface EmbeddedPostgres {
 }
 
 const STATE_FILE = 'embedded.json';
+const MAX_CONNECTIONS = 200;
 
 function isAlive(pid: number): boolean {
   try {
@@ -58,7 +59,10 @@ export async function startEmbeddedPostgres(dataDir: string, options: { announce
   }
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(join(dataDir, 'pgdata'));
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
+  // Connections are only sockets here (one session serves them all, one query at a time), and
+  // one server alone opens up to 15 (its pool, the exports' pool, the change feed): beyond the
+  // limit a connection is refused, so it is set well above what a demo and its CLI open.
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: MAX_CONNECTIONS });
   routeNotifications(server);
   serializeSequences(server);
   await server.start();
