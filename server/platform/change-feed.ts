@@ -129,12 +129,14 @@ export class ChangeFeed {
     }
   }
 
+  /** A step of connecting that a stalled connection would never finish: given up after 5 s (or the probe's limit, if longer). */
   private within<T>(promise: Promise<T>, what: string): Promise<T> {
+    const ms = Math.max(this.timeoutMs, 5_000);
     let timer: NodeJS.Timeout;
     return Promise.race([
       promise,
       new Promise<T>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what} within ${this.timeoutMs} ms`)), Math.max(this.timeoutMs, 5_000));
+        timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
       }),
     ]).finally(() => clearTimeout(timer));
   }
