@@ -9,13 +9,12 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import { MIGRATIONS_DIR } from '../prisma/paths.js';
 import { randomId } from '../server/platform/ids.js';
-import { itWhen } from './helpers/requires.js';
-import { onPostgresServer } from './helpers/databases.js';
+import { itOnServer } from './helpers/requires.js';
 
 const TARGET = 'accounts_business';
 
 // A second database on the same server; the embedded PGlite serves only one.
-itWhen(onPostgresServer(), 'a PostgreSQL server (DATABASE_URL)')(
+itOnServer('it needs a scratch database of its own, which the embedded one, a single database, cannot give')(
   'confirms existing accounts and marks their suspensions as the operator’s',
   async () => {
     const base = new URL(process.env.DATABASE_URL!);

@@ -15,7 +15,7 @@ import type { Logger } from '../platform/logger.js';
 import type { BackgroundWork } from '../platform/background-work.js';
 import type { Admission, RateState } from '../quota/admission.js';
 import type { ApiResponse, Chain } from './handler.js';
-import { type Caller, context } from './context.js';
+import { type Caller, context, type RequestContext } from './context.js';
 import type { KeyCache, ResolvedKey } from './key-cache.js';
 import { quotaView, setQuotaHeaders } from './quota-headers.js';
 import type { AnswerHeaders } from '../http/answer-headers.js';
@@ -87,7 +87,8 @@ export function apiIdentity(deps: PipelineDeps): Chain {
     const key = given.trim();
     if (!isWellFormedApiKey(key)) throw new ApiError('invalid_api_key', INVALID);
     const at = now();
-    const resolved = await deps.keys.resolve(hashApiKey(key));
+    const keyHash = hashApiKey(key);
+    const resolved = await deps.keys.resolve(keyHash);
     const verdict = keyVerdict(resolved, resolved, at);
     if (verdict === 'invalid') throw new ApiError('invalid_api_key', INVALID);
 
@@ -101,6 +102,7 @@ export function apiIdentity(deps: PipelineDeps): Chain {
     };
     const ctx = context(res);
     ctx.caller = caller;
+    ctx.keyHash = keyHash;
     ctx.dataset = resolved!.kind === 'test' ? 'sample' : 'live';
     if (verdict === 'suspended') {
       await showQuota(res, caller, at);
@@ -128,6 +130,20 @@ export function apiIdentity(deps: PipelineDeps): Chain {
         `${req.path} is not included in the ${PLANS[caller.plan].label} plan. Plans that include it: ${names}.`,
       );
     }
+  };
+}
+
+/**
+ * For a call that runs long (an export): whether its key may still call a route of `plans`,
+ * read as the chain's first half reads it (not revoked or expired, the account active and
+ * confirmed, the plan including the route).
+ */
+export function apiStillAllowed(deps: PipelineDeps) {
+  const now = deps.now ?? (() => new Date());
+  return async (ctx: RequestContext, plans: readonly string[]): Promise<boolean> => {
+    if (!ctx.keyHash) return false;
+    const key = await deps.keys.resolve(ctx.keyHash);
+    return keyVerdict(key, key, now()) === 'valid' && plans.includes(key!.plan);
   };
 }
 

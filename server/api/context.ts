@@ -15,6 +15,8 @@ export interface Caller {
 
 export interface RequestContext extends StartedRequest {
   caller?: Caller;
+  /** The hash of the caller's key, to read it again while a long call (an export) runs. */
+  keyHash?: string;
   /** What the call reads: the listings (live keys) or the fixed public sample (test keys). */
   dataset?: 'live' | 'sample';
   /** The quota after this call, once known (sent in `meta.quota`). */

@@ -4,7 +4,9 @@
  * from the change feed: an account's entries are dropped the moment the database says it
  * changed (key revoked or rotated, plan changed, account suspended), on every instance.
  * While the feed is not live the cache is bypassed, so a change always takes effect within
- * the feed's delay (milliseconds) or at the next call. Unknown keys, and keys of accounts
+ * the feed's delay (milliseconds) or at the next call. Whatever happens to the feed, an
+ * entry is read again once it is `maxAgeMs` old (5 s by default): a missed notification
+ * cannot keep a key alive longer than that. Unknown keys, and keys of accounts
  * whose e-mail is not confirmed yet, are never cached: a key created or confirmed a moment
  * ago works at once.
  */
@@ -28,6 +30,15 @@ export interface ResolvedKey {
   /** When this process last wrote `last_used_at` for the key (ms), or the stored value. */
   touchedAt: number;
 }
+
+interface Entry {
+  key: ResolvedKey;
+  /** When it was read from the database (ms). */
+  readAt: number;
+}
+
+/** The longest a cached key is trusted without reading it again (README, "How fast a change reaches the API"). */
+export const KEY_CACHE_MAX_AGE_MS = 5_000;
 
 interface KeyRow {
   key_id: string;
@@ -55,7 +66,7 @@ WHERE k.hash = $1`;
 const MAX_ENTRIES = 100_000;
 
 export class KeyCache {
-  private readonly byHash = new Map<string, ResolvedKey>();
+  private readonly byHash = new Map<string, Entry>();
   private readonly hashesByAccount = new Map<string, Set<string>>();
   /** Bumped by every invalidation: a lookup that raced one does not store its answer. */
   private generation = 0;
@@ -63,6 +74,7 @@ export class KeyCache {
   constructor(
     private readonly pool: pg.Pool,
     private readonly feed: ChangeFeed | null,
+    private readonly maxAgeMs = KEY_CACHE_MAX_AGE_MS,
   ) {
     feed?.onAccountChange((accountId) => this.forgetAccount(accountId));
     feed?.onReset(() => this.clear());
@@ -70,11 +82,10 @@ export class KeyCache {
 
   async resolve(hash: string): Promise<ResolvedKey | null> {
     const live = this.feed?.live === true;
-    if (live) {
-      const hit = this.byHash.get(hash);
-      if (hit) return hit;
-    }
+    const hit = live ? this.byHash.get(hash) : undefined;
+    if (hit && Date.now() - hit.readAt < this.maxAgeMs) return hit.key;
     const generation = this.generation;
+    const readAt = Date.now();
     const { rows } = await this.pool.query<KeyRow>(KEY_SQL, [hash]);
     const row = rows[0];
     if (!row) return null;
@@ -90,22 +101,25 @@ export class KeyCache {
       kind: row.kind,
       monthlyQuotaOverride: row.monthly_quota_override,
       rateLimitOverride: row.rate_limit_override,
-      touchedAt: row.last_used_at?.getTime() ?? 0,
+      // What this process wrote last, if it is newer than what the database holds yet.
+      touchedAt: Math.max(row.last_used_at?.getTime() ?? 0, hit?.key.keyId === row.key_id ? hit.key.touchedAt : 0),
     };
     // A key whose account still waits for its e-mail confirmation is read afresh each time:
     // a customer who has just clicked the link calls again at once, before any feed delay.
-    if (live && this.feed?.live && generation === this.generation && resolved.emailVerified) this.store(hash, resolved);
+    if (live && this.feed?.live && generation === this.generation && resolved.emailVerified) this.store(hash, resolved, readAt);
     return resolved;
   }
 
-  private store(hash: string, key: ResolvedKey): void {
+  private store(hash: string, key: ResolvedKey, readAt: number): void {
+    // Re-inserted, so that the Map's order stays the order of reading (oldest first).
+    this.byHash.delete(hash);
     if (this.byHash.size >= MAX_ENTRIES) {
       const oldest = this.byHash.keys().next().value as string;
       const entry = this.byHash.get(oldest)!;
       this.byHash.delete(oldest);
-      this.hashesByAccount.get(entry.accountId)?.delete(oldest);
+      this.hashesByAccount.get(entry.key.accountId)?.delete(oldest);
     }
-    this.byHash.set(hash, key);
+    this.byHash.set(hash, { key, readAt });
     let hashes = this.hashesByAccount.get(key.accountId);
     if (!hashes) this.hashesByAccount.set(key.accountId, (hashes = new Set()));
     hashes.add(hash);

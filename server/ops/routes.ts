@@ -16,6 +16,7 @@ const PROBLEMS: Record<CheckResult, (name: string) => string> = {
   not_configured: (name) => `${name} not configured`,
   unreachable: (name) => `${name} unreachable`,
   pending_migrations: () => 'database migrations pending (run `npm run db:migrate`)',
+  deaf: (name) => `${name} deaf (caches bypassed until it is back)`,
 };
 
 function sameSecret(given: string, expected: string): boolean {
@@ -47,7 +48,7 @@ export function opsRoutes(deps: {
       const detail = draining
         ? 'This instance is shutting down.'
         : `Not ready: ${Object.entries(report.checks)
-            .filter(([, v]) => v !== 'ok' && v !== 'not_configured')
+            .filter(([, v]) => v !== 'ok' && v !== 'not_configured' && v !== 'deaf')
             .map(([name, result]) => PROBLEMS[result as CheckResult](name))
             .join('; ')}.`;
       res.setHeader('Retry-After', '5');

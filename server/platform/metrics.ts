@@ -1,10 +1,12 @@
 /**
  * Prometheus metrics (prom-client), one registry per server so tests can run several:
  * requests and latency by route and status, API refusals by problem code (quota and rate
- * limit among them), database pool connections in use and waiting, and the process's
+ * limit among them), database pool connections in use and waiting, the change feed's state
+ * (live or not, and how often it was lost), and the process's
  * own figures (event-loop lag, memory, CPU) from prom-client's default collectors.
  */
 import type pg from 'pg';
+import type { ChangeFeed } from './change-feed.js';
 import {
   Counter,
   Gauge,
@@ -80,7 +82,7 @@ export class Metrics {
   /** Answers by route, method and status (`{route} {method} {status}`): both request metrics read them. */
   private readonly series = new Map<string, Series>();
 
-  constructor(pool: pg.Pool) {
+  constructor(pool: pg.Pool, feed?: ChangeFeed) {
     collectDefaultMetrics({ register: this.registry, prefix: 'mboa_' });
     const series = this.series;
     new Counter({
@@ -111,6 +113,27 @@ export class Metrics {
         this.set({ state: 'waiting' }, pool.waitingCount);
       },
     });
+    if (feed) {
+      new Gauge({
+        name: 'mboa_change_feed_live',
+        help: '1 while the change feed delivers (its heartbeat comes back) and caches serve; 0 while it is deaf or reconnecting and caches are bypassed.',
+        registers: [this.registry],
+        collect() {
+          this.set(feed.live ? 1 : 0);
+        },
+      });
+      new Counter({
+        name: 'mboa_change_feed_losses_total',
+        help: 'Times the live change feed was lost: deaf (a heartbeat did not come back in time) or dropped (its connection failed).',
+        labelNames: ['reason'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc({ reason: 'deaf' }, feed.losses.deaf);
+          this.inc({ reason: 'dropped' }, feed.losses.dropped);
+        },
+      });
+    }
   }
 
   /** One answer, written or cut: its route pattern (never the raw path), method, status and duration. */

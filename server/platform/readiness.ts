@@ -1,20 +1,21 @@
 /**
  * What "ready" means for an instance: the database answers, it holds every migration of
- * this version (production servers never migrate: they wait for the deploy step), and
- * Redis answers when one is configured. The schema check is remembered once it passes
- * (a version's migrations do not un-apply); until then it is retried, so an instance
- * started before `npm run db:migrate` becomes ready without a restart.
+ * this version (production servers never migrate: they wait for the deploy step). Redis
+ * (when configured) and the change feed are reported, not required: without them answers
+ * stay exact, only slower. The schema check is remembered once it passes (a version's
+ * migrations do not un-apply); until then it is retried, so an instance started before
+ * `npm run db:migrate` becomes ready without a restart.
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { migrationStatus } from '../../prisma/migration-status.js';
 import type { Logger } from './logger.js';
 
-export type CheckResult = 'ok' | 'unreachable' | 'pending_migrations' | 'not_configured';
+export type CheckResult = 'ok' | 'unreachable' | 'pending_migrations' | 'not_configured' | 'deaf';
 
 export interface ReadinessReport {
   ready: boolean;
-  checks: { database: CheckResult; migrations: CheckResult; redis: CheckResult };
+  checks: { database: CheckResult; migrations: CheckResult; redis: CheckResult; change_feed: CheckResult };
   pending_migrations?: string[];
 }
 
@@ -35,7 +36,9 @@ export class Readiness {
   private pending: string[] = [];
   private checked = false;
 
-  constructor(private readonly deps: { pool: pg.Pool; redis?: Redis; logger: Logger; checkMigrations: boolean }) {
+  constructor(
+    private readonly deps: { pool: pg.Pool; redis?: Redis; logger: Logger; checkMigrations: boolean; feed?: { readonly live: boolean } },
+  ) {
     this.schemaOk = !deps.checkMigrations;
   }
 
@@ -88,10 +91,13 @@ export class Readiness {
         );
     // Redis is reported, not required: without it the API answers through PostgreSQL (README,
     // "Rate limit and quota under faults"), so a lost Redis must not take every instance out.
+    // The change feed too: while it is deaf the caches are bypassed, so answers stay exact
+    // (every call reads the database); it is shown, for the operator, not a reason to stop.
+    const changeFeed: CheckResult = !this.deps.feed ? 'not_configured' : this.deps.feed.live ? 'ok' : 'deaf';
     const ready = database === 'ok' && migrations === 'ok';
     return {
       ready,
-      checks: { database, migrations, redis },
+      checks: { database, migrations, redis, change_feed: changeFeed },
       ...(migrations === 'pending_migrations' ? { pending_migrations: this.pending } : {}),
     };
   }

@@ -19,15 +19,14 @@ import { contract } from '../../contract/router.js';
 import { QuotaAlerts } from '../mail/quota-alerts.js';
 import { Admission } from '../quota/admission.js';
 import { usageNamespaceOf } from '../quota/usage-keys.js';
-import type { RequestContext } from '../api/context.js';
 import { createApiHandler } from '../api/handler.js';
-import { ChangeFeed } from '../platform/change-feed.js';
+import { ChangeFeed, type ChangeFeedOptions } from '../platform/change-feed.js';
 import { clientErrorHandler } from '../http/client-errors.js';
 import { DataCache } from '../platform/data-cache.js';
 import { KeyCache } from '../api/key-cache.js';
-import { apiAdmission, apiIdentity, apiQuotaAsItStands } from '../api/chain.js';
+import { apiAdmission, apiIdentity, apiQuotaAsItStands, apiStillAllowed } from '../api/chain.js';
+import type { ExportLimits } from '../api/endpoints/export.js';
 import { CursorCodec } from '../api/listings/cursor.js';
-import type { ExportBlocks } from '../api/listings/export.js';
 import type { Logger } from '../platform/logger.js';
 import { AccountMail } from '../mail/account-mail.js';
 import { type Mailer, UnsentMailer } from '../mail/mailer.js';
@@ -65,6 +64,10 @@ export interface ServerOptions {
   quotaAlerts?: boolean;
   /** Dashboard settings tests may change (limits, clock, Secure cookies...). */
   dashboard?: Partial<Omit<DashboardDeps, 'prisma' | 'pool' | 'logger' | 'redis' | 'mail' | 'formSecrets'>>;
+  /** The change feed's heartbeat, and the URL its LISTEN connection takes (default: `databaseUrl`). */
+  changeFeed?: Partial<Omit<ChangeFeedOptions, 'logger'>>;
+  /** Export limits (defaults: EXPORT_LIMITS). */
+  exports?: Partial<ExportLimits>;
   now?: () => Date;
 }
 
@@ -93,6 +96,8 @@ export interface MboaServer {
 
 /** Exports streaming at once per instance; the next waits up to 5 s, then gets 503. */
 const EXPORT_CONNECTIONS = 4;
+/** Half the export slots at most for one account; cut after 30 s unread; the key checked every second. */
+const EXPORT_LIMITS: ExportLimits = { perAccount: Math.max(1, Math.floor(EXPORT_CONNECTIONS / 2)), idleMs: 30_000, checkMs: 1_000 };
 /** How often an instance waiting for its migrations looks again. */
 const SCHEMA_POLL_MS = 5_000;
 /**
@@ -103,30 +108,6 @@ const SCHEMA_POLL_MS = 5_000;
 const REDIS_OPTIONS = { maxRetriesPerRequest: 0, enableOfflineQueue: false, commandTimeout: 500 } as const;
 /** How long a starting server waits for Redis before serving without it. */
 const REDIS_WAIT_MS = 3_000;
-
-/**
- * How a bulk export is charged: its first block is the call the chain admitted, counted
- * as soon as its first line goes out; each next block of lines takes one more call of the
- * quota (not of the per-minute limit) before its first line, and stops the export when the
- * quota is used up. Test keys' exports are never counted.
- */
-function exportBlocks(admission: Admission, ctx: RequestContext): ExportBlocks {
-  return {
-    async start(index) {
-      if (ctx.dataset === 'sample' || !ctx.caller) return true;
-      // Counted as its first line goes out; the count is not waited for (it goes with the
-      // instance's next batch to Redis): the slot the block holds until then keeps the quota exact.
-      if (index === 0) {
-        if (ctx.ticket) void admission.settle(ctx.ticket, true);
-        return true;
-      }
-      const block = await admission.admit({ ...ctx.caller, ratePerMinute: null }, 'exports.listings', true, new Date());
-      if (block.outcome !== 'admitted') return false;
-      if (block.ticket) void admission.settle(block.ticket, true);
-      return true;
-    },
-  };
-}
 
 /** `req.secure` as Express computes it: TLS here, or https said by a proxy we trust. */
 function isSecure(req: IncomingMessage, trust: (address: string, hop: number) => boolean): boolean {
@@ -163,8 +144,9 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
 
   const background = new BackgroundWork();
   const drain = new Drain();
-  const metrics = new Metrics(db.pool);
-  const readiness = new Readiness({ pool: db.pool, redis, logger, checkMigrations: options.checkMigrations ?? false });
+  const feed = new ChangeFeed({ databaseUrl: options.databaseUrl, ...options.changeFeed, logger });
+  const metrics = new Metrics(db.pool, feed);
+  const readiness = new Readiness({ pool: db.pool, redis, logger, checkMigrations: options.checkMigrations ?? false, feed });
   const admission = new Admission({
     pool: db.pool,
     redis,
@@ -203,7 +185,6 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       ...options.dashboard,
     }),
   });
-  const feed = new ChangeFeed({ databaseUrl: options.databaseUrl, logger });
   // Exports hold a connection for as long as they stream: a few of their own, never the API's.
   const exportPool = new pg.Pool({
     connectionString: options.databaseUrl,
@@ -217,7 +198,13 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const api = createApiHandler({
     contract,
-    handlers: apiHandlers({ pool: exportPool, blocks: (ctx) => exportBlocks(admission, ctx) }),
+    handlers: apiHandlers({
+      pool: exportPool,
+      admission,
+      stillAllowed: apiStillAllowed(chainDeps),
+      limits: { ...EXPORT_LIMITS, ...options.exports },
+      logger,
+    }),
     readers: {
       live: readerOf({ data: { pool: db.pool, schema: 'public' }, cursors: new CursorCodec(options.secrets.cursor), cache: dataCache }),
       // The sample never changes between loads: no cache needed, and its cursors are its own

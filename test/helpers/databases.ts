@@ -8,9 +8,6 @@ function serverUrl(database: string): string {
   return url.toString();
 }
 
-/** True when the tests run on a PostgreSQL server (not the embedded one, which has a single database). */
-export const onPostgresServer = () => process.env.MBOA_TEST_EMBEDDED !== '1';
-
 export async function createScratchDatabase(prefix = 'mboa_scratch'): Promise<{ url: string; drop(): Promise<void> }> {
   const name = randomId(prefix).toLowerCase();
   const admin = new pg.Client({ connectionString: serverUrl('postgres') });

@@ -25,3 +25,21 @@ export function describeWhen(available: boolean, requirement: string): SuiteFn {
   if (!strict()) return (name, fn) => describe.skip(`${name} (needs ${requirement})`, fn);
   return (name) => describe(name, () => it('has what it needs', missing(requirement)));
 }
+
+/**
+ * Tests that need a PostgreSQL server rather than the embedded database (several
+ * databases, server processes, a backend per connection). Under the embedded database
+ * they are skipped, saying `reason`, even in CI: `.ci/run` runs them in its runs on a
+ * server, and its embedded run is there for what the embedded database itself must do.
+ */
+const embedded = () => process.env.MBOA_TEST_EMBEDDED === '1';
+
+export function itOnServer(reason: string): TestFn {
+  if (!embedded()) return (name, fn, timeout) => it(name, fn, timeout);
+  return (name, fn) => it.skip(`${name} (PostgreSQL server only: ${reason})`, fn);
+}
+
+export function describeOnServer(reason: string): SuiteFn {
+  if (!embedded()) return (name, fn) => describe(name, fn);
+  return (name, fn) => describe.skip(`${name} (PostgreSQL server only: ${reason})`, fn);
+}

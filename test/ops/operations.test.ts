@@ -26,7 +26,7 @@ describe('health and readiness', () => {
     expect(health.body).toEqual({ status: 'ok' });
     const ready = await get(t.baseUrl, '/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ready', database: 'ok', migrations: 'ok', redis: 'not_configured' });
+    expect(ready.body).toEqual({ status: 'ready', database: 'ok', migrations: 'ok', redis: 'not_configured', change_feed: 'ok' });
     expect((await monthlyUsage(t.db.prisma, id)).used).toBe(0);
   });
 

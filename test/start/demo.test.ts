@@ -2,10 +2,12 @@
  * Demo mode as a new user meets it: `npm start` with no DATABASE_URL serves the embedded
  * PostgreSQL, seeded, with one key per plan printed and kept in the data folder beside
  * secrets made once; a restart keeps both. SIGTERM sent to `npm start` reaches the server.
+ * A change made by another process (the dashboard's, the CLI's) reaches the API at once.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { run } from '../helpers/processes.js';
 
@@ -79,5 +81,53 @@ it('serves the seeded demo with a key per plan, kept with its secrets across a r
     }
   } finally {
     first.npm.child.kill('SIGKILL');
+  }
+}, 240_000);
+
+it('refuses a key revoked, an account suspended and a plan changed from another process within 1 s', async () => {
+  const demo = await startDemo();
+  // Another process, as the dashboard's or the CLI's would be: a connection of its own to the embedded database.
+  const url = (JSON.parse(readFileSync(join(dataDir, 'embedded.json'), 'utf8')) as { url: string }).url;
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const status = async (key: string, path = '/api/v1/ping', method = 'GET') =>
+    (await fetch(`${demo.base}${path}`, { method, headers: { 'X-API-Key': key } })).status;
+  /** Milliseconds after `change` until the demo answers `refused` (200 until then). */
+  const refusedAfter = async (key: string, refused: number, change: string, path?: string, method?: string) => {
+    for (let i = 0; i < 3; i++) expect(await status(key, path, method)).toBe(200);
+    await db.query(change);
+    const since = Date.now();
+    for (;;) {
+      const s = await status(key, path, method);
+      if (s === refused) return Date.now() - since;
+      expect(s).toBe(200);
+      if (Date.now() - since > 10_000) return Infinity;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  try {
+    const of = (plan: string) => `(SELECT id FROM accounts WHERE email = 'demo-${plan}@mboa.cm')`;
+    expect(
+      await refusedAfter(
+        demo.keys.enterprise,
+        403,
+        `UPDATE accounts SET plan = 'pro' WHERE id = ${of('enterprise')}`,
+        '/api/v1/exports/listings',
+        'HEAD',
+      ),
+    ).toBeLessThan(1_000);
+    expect(
+      await refusedAfter(
+        demo.keys.pro,
+        403,
+        `UPDATE accounts SET status = 'suspended', suspension_reason = 'operator' WHERE id = ${of('pro')}`,
+      ),
+    ).toBeLessThan(1_000);
+    expect(
+      await refusedAfter(demo.keys.starter, 401, `UPDATE api_keys SET revoked_at = now() WHERE account_id = ${of('starter')}`),
+    ).toBeLessThan(1_000);
+  } finally {
+    await db.end();
+    demo.npm.child.kill('SIGKILL');
   }
 }, 240_000);

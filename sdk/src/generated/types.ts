@@ -803,6 +803,11 @@ export interface MarketTrendsResponse {
  * instead. To continue, call again with `after` = the `id` of the last complete line received: no
  * line is lost or sent twice. The SDK's `exports.listings()` does this by itself.
  *
+ * **Limits.** An export in flight is cut within seconds of its key's revocation or expiry, of its
+ * account's suspension or closure, or of a plan change that drops exports: the resumed request gets
+ * the refusal. A client that reads nothing for 30 s is cut too. One account streams at most half of
+ * a server's exports at once; a further one gets 429 `rate_limited` with `Retry-After`.
+ *
  * The quota is in the `X-Quota-*` headers (there is no `meta`). Enterprise only.
  */
 export interface ListingExportParams {

@@ -11,7 +11,8 @@
  *
  * Charging is the caller's: `blocks.start(k)` is called before the chunk that holds the
  * first line of block k (blocks of EXPORT_LINES_PER_CALL lines), and the export stops,
- * the connection cut, when it answers false (the quota is used up).
+ * the connection cut, when it answers false (the quota is used up). It stops too when the
+ * client reads nothing for `idleMs`: a paused client does not hold a connection forever.
  */
 import type { ServerResponse } from 'node:http';
 import type pg from 'pg';
@@ -28,8 +29,10 @@ export interface ExportBlocks {
 
 export interface ExportResult {
   lines: number;
-  /** False when the export stopped early (the client left, or `blocks.start` said no). */
+  /** False when the export stopped early (the client left or read nothing, or `blocks.start` said no). */
   complete: boolean;
+  /** Why it stopped early. */
+  stopped?: 'quota used up' | 'client gone' | 'client idle';
 }
 
 const NEWLINE = 0x0a;
@@ -53,24 +56,29 @@ function countLines(chunk: Buffer): number {
   return n;
 }
 
-/** Waits for the client to read what was written: true when it did, false if it left. */
-function drainWaiter(res: ServerResponse): () => Promise<boolean> {
+/**
+ * Waits for the client to read what was written: 'read' when it did, 'gone' if it left,
+ * 'idle' when it read nothing for `idleMs`.
+ */
+function drainWaiter(res: ServerResponse, idleMs: number): () => Promise<'read' | 'gone' | 'idle'> {
   // One listener of each kind for the whole stream: a compressing response would not let a
   // listener be removed, and thousands of waits would pile them up.
-  let waiting: ((ok: boolean) => void) | null = null;
+  let waiting: ((outcome: 'read' | 'gone' | 'idle') => void) | null = null;
   let gone = false;
-  res.on('drain', () => waiting?.(true));
+  res.on('drain', () => waiting?.('read'));
   res.on('close', () => {
     gone = true;
-    waiting?.(false);
+    waiting?.('gone');
   });
   return () =>
     gone
-      ? Promise.resolve(false)
-      : new Promise<boolean>((resolve) => {
-          waiting = (ok) => {
+      ? Promise.resolve('gone')
+      : new Promise((resolve) => {
+          const timer = setTimeout(() => waiting?.('idle'), idleMs);
+          waiting = (outcome) => {
+            clearTimeout(timer);
             waiting = null;
-            resolve(ok);
+            resolve(outcome);
           };
         });
 }
@@ -83,6 +91,7 @@ export async function streamListings(
   effective: EffectiveFilters,
   res: ServerResponse,
   blocks: ExportBlocks,
+  idleMs: number,
 ): Promise<ExportResult> {
   const filters = listingFilterSql(effective, 'l');
   if (q.after !== undefined) filters.add(`l.id > ${filters.param(q.after)}`);
@@ -97,24 +106,27 @@ export async function streamListings(
     );
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
-    const drained = drainWaiter(res);
+    const drained = drainWaiter(res, idleMs);
     let lines = 0;
     let started = 0;
+    const stop = (why: NonNullable<ExportResult['stopped']>): ExportResult => {
+      broken = new Error(why);
+      copy.destroy();
+      return { lines, complete: false, stopped: why };
+    };
     for await (const chunk of copy as AsyncIterable<Buffer>) {
+      // Cut meanwhile (its key revoked, the client gone): no block starts, nothing more is written.
+      if (res.destroyed) return stop('client gone');
       const count = countLines(chunk);
       // Every block whose first line is in this chunk is started before it goes out.
       while (started * EXPORT_LINES_PER_CALL < lines + Math.max(count, 1)) {
-        if (!(await blocks.start(started))) {
-          broken = new Error('quota used up');
-          copy.destroy();
-          return { lines, complete: false };
-        }
+        if (!(await blocks.start(started))) return stop('quota used up');
         started++;
       }
-      if (res.destroyed || (!res.write(chunk) && !(await drained()))) {
-        broken = new Error('client gone');
-        copy.destroy();
-        return { lines, complete: false };
+      if (res.destroyed) return stop('client gone');
+      if (!res.write(chunk)) {
+        const outcome = await drained();
+        if (outcome !== 'read') return stop(outcome === 'idle' ? 'client idle' : 'client gone');
       }
       lines += count;
     }

@@ -1,0 +1,254 @@
+/**
+ * Exports hold a connection of the instance's few for as long as they stream, so they hold
+ * it only while they may (README, "Bulk export"): an export in flight is cut within seconds
+ * of its key's revocation, its account's suspension or closure (the SDK then resumes and
+ * gets the refusal); a client that reads nothing is cut after the idle timeout; and one
+ * account streams at most half the instance's exports at once, so another customer's
+ * export still runs. Over real HTTP against real servers, with clients that pause.
+ */
+import { request } from 'node:http';
+import { Writable } from 'node:stream';
+import { AccountSuspendedError, AuthenticationError, Mboa } from '@mboa/sdk';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../server/accounts/accounts.js';
+import { closeAccount } from '../../server/accounts/closure.js';
+import { hashPassword } from '../../server/accounts/passwords.js';
+import { randomId } from '../../server/platform/ids.js';
+import { get, startTestServer, type TestServer } from '../helpers/server.js';
+
+const EXPORT = '/api/v1/exports/listings?status=any';
+/** A small export, of another customer. */
+const SMALL_EXPORT = '/api/v1/exports/listings?city=kribi&status=any';
+const IDLE_MS = 1_500;
+/**
+ * The seeded listings fit in what the loopback's buffers hold (about 4 MB), so an export
+ * of them ends before a paused client could hold it: this file adds copies of them (about
+ * 25 MB of export in all), removed after it.
+ */
+const COPIES = 12;
+const SOURCE = 'export-limits-test';
+const COLUMNS =
+  'title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms, bathrooms, type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name, contact_phone, contact_email, street_address';
+
+/** A test server whose log lines are kept, with these export limits. */
+async function serverWithLog(exports: { idleMs?: number }) {
+  const lines: string[] = [];
+  const logger = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    }),
+  );
+  const server = await startTestServer({ server: { logger, exports } });
+  return { server, lines };
+}
+
+interface HeldExport {
+  status: number;
+  /** Complete lines received so far. */
+  received(): number;
+  lastId(): string | undefined;
+  /** How the answer ended: its whole body, or cut. */
+  finished: Promise<'complete' | 'cut'>;
+  /** Reads on, as fast as it comes. */
+  read(): void;
+  destroy(): void;
+}
+
+/** An export whose client reads its first bytes, then nothing until `read()`. */
+function holdExport(baseUrl: string, key: string, path = EXPORT): Promise<HeldExport> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}${path}`, { headers: { 'X-API-Key': key, 'Accept-Encoding': 'identity' } }, (res) => {
+      let tail = '';
+      let received = 0;
+      let lastId: string | undefined;
+      const finished = new Promise<'complete' | 'cut'>((done) => {
+        res.on('error', () => done('cut'));
+        res.on('close', () => done(res.complete ? 'complete' : 'cut'));
+      });
+      res.on('data', (chunk: Buffer) => {
+        const parts = (tail + chunk.toString()).split('\n');
+        tail = parts.pop()!;
+        if (res.statusCode !== 200) return;
+        for (const line of parts) {
+          lastId = (JSON.parse(line) as { id: string }).id;
+          received++;
+        }
+      });
+      res.once('data', () => res.pause());
+      resolve({
+        status: res.statusCode!,
+        received: () => received,
+        lastId: () => lastId,
+        finished,
+        read: () => res.resume(),
+        destroy: () => req.destroy(),
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+let total = 0;
+let s: Awaited<ReturnType<typeof serverWithLog>>;
+beforeAll(async () => {
+  s = await serverWithLog({ idleMs: 60_000 });
+  const pool = s.server.db.pool;
+  await pool.query(
+    `INSERT INTO listings (id, source, source_ref, ${COLUMNS})
+     SELECT 'lst_' || substr(md5(l.id || ':' || n), 1, 20), $1, l.source || ':' || l.source_ref || ':' || n, ${COLUMNS}
+     FROM listings l, generate_series(1, ${COPIES}) n WHERE l.source <> $1`,
+    [SOURCE],
+  );
+  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM listings');
+  total = rows[0].n;
+});
+afterAll(async () => {
+  await s?.server.db.pool.query('DELETE FROM listings WHERE source = $1', [SOURCE]);
+  await s?.server.close();
+});
+
+const cutLogged = (accountId: string, why: string) => s.lines.some((l) => l.includes(`export cut: ${why}`) && l.includes(accountId));
+
+/** An Enterprise account that its holder may close (its contract has ended), and its password. */
+async function closableAccount(server: TestServer) {
+  const password = 'a long enough password 42';
+  const created = await createAccount(server.db.prisma, {
+    email: `${randomId('t')}@test.mboa.cm`,
+    plan: 'enterprise',
+    contractEnd: new Date(Date.now() - 10 * 86_400_000),
+    passwordHash: await hashPassword(password),
+  });
+  return { id: created.account.id, key: created.key, password };
+}
+
+const CHANGES = [
+  {
+    what: 'its key is revoked',
+    refused: 401,
+    change: (server: TestServer, id: string) => server.db.pool.query('UPDATE api_keys SET revoked_at = now() WHERE account_id = $1', [id]),
+  },
+  {
+    what: 'its account is suspended',
+    refused: 403,
+    change: (server: TestServer, id: string) =>
+      server.db.pool.query(`UPDATE accounts SET status = 'suspended', suspension_reason = 'operator' WHERE id = $1`, [id]),
+  },
+  {
+    what: 'its account is closed',
+    refused: 401,
+    change: (server: TestServer, id: string, password: string) => closeAccount(server.db.prisma, { accountId: id, password }),
+  },
+];
+
+describe('an export in flight', () => {
+  it.each(CHANGES)('is cut within seconds when $what; resumed, it is refused', async ({ refused, change }) => {
+    const { id, key, password } = await closableAccount(s.server);
+    const held = await holdExport(s.server.baseUrl, key);
+    expect(held.status).toBe(200);
+    await change(s.server, id, password);
+    const since = Date.now();
+    await expect.poll(() => cutLogged(id, 'its key or account may no longer export'), { timeout: 10_000, interval: 50 }).toBe(true);
+    expect(Date.now() - since).toBeLessThan(3_000);
+    held.read();
+    expect(await held.finished).toBe('cut');
+    expect(held.received()).toBeLessThan(total);
+    const resumed = await get(s.server.baseUrl, `${EXPORT}&after=${held.lastId()}`, key);
+    expect(resumed.status).toBe(refused);
+  });
+
+  it('read by the SDK: the cut is resumed, and the refusal thrown', async () => {
+    for (const [i, Refusal] of [AuthenticationError, AccountSuspendedError].entries()) {
+      const { id, key, password } = await closableAccount(s.server);
+      const mboa = new Mboa({ apiKey: key, baseUrl: s.server.baseUrl, maxRetries: 2, logLevel: 'off' });
+      // Uncompressed: compressed, the whole export would fit in the loopback's buffers.
+      const listings = mboa.exports.listings({ status: 'any' }, { headers: { 'Accept-Encoding': 'identity' } });
+      let seen = 0;
+      let thrown: unknown;
+      try {
+        for await (const listing of listings) {
+          expect(listing.id).toBeTruthy();
+          if (++seen > 1) continue;
+          await CHANGES[i].change(s.server, id, password);
+          // A consumer busy with its first listing: the export is still streaming when the change lands.
+          await expect.poll(() => cutLogged(id, 'its key or account may no longer export'), { timeout: 10_000, interval: 50 }).toBe(true);
+        }
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(Refusal);
+      expect(listings.resumes).toBeGreaterThanOrEqual(1);
+      expect(seen).toBeLessThan(total);
+    }
+  });
+});
+
+describe('an export whose client reads nothing', () => {
+  let idle: Awaited<ReturnType<typeof serverWithLog>>;
+  beforeAll(async () => {
+    idle = await serverWithLog({ idleMs: IDLE_MS });
+  });
+  afterAll(() => idle?.server.close());
+
+  it('is cut after the idle timeout; resumed, it goes on where it stopped', async () => {
+    const { id, key } = await idle.server.account('enterprise');
+    const held = await holdExport(idle.server.baseUrl, key);
+    expect(held.status).toBe(200);
+    const since = Date.now();
+    await expect
+      .poll(() => idle.lines.some((l) => l.includes('export cut: client idle') && l.includes(id)), { timeout: 15_000, interval: 50 })
+      .toBe(true);
+    expect(Date.now() - since).toBeGreaterThanOrEqual(IDLE_MS - 100);
+    held.read();
+    expect(await held.finished).toBe('cut');
+    const rest = await fetch(`${idle.server.baseUrl}${EXPORT}&after=${held.lastId()}`, {
+      headers: { 'X-API-Key': key, 'Accept-Encoding': 'identity' },
+    });
+    expect(rest.status).toBe(200);
+    const more = (await rest.text()).split('\n').filter(Boolean).length;
+    expect(held.received() + more).toBe(total);
+  });
+});
+
+describe('export slots', () => {
+  it('one account streams at most half of them at once: the next is a 429, and another customer’s export runs', async () => {
+    const greedy = await s.server.account('enterprise');
+    const other = await s.server.account('enterprise');
+    const held = [await holdExport(s.server.baseUrl, greedy.key), await holdExport(s.server.baseUrl, greedy.key)];
+    try {
+      expect(held.map((h) => h.status)).toEqual([200, 200]);
+      const third = await get(s.server.baseUrl, EXPORT, greedy.key);
+      expect(third.status).toBe(429);
+      expect(third.body.code).toBe('rate_limited');
+      expect(third.body.detail).toMatch(/At most 2 exports of one account/);
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+
+      const started = Date.now();
+      const theirs = await fetch(`${s.server.baseUrl}${SMALL_EXPORT}`, {
+        headers: { 'X-API-Key': other.key, 'Accept-Encoding': 'identity' },
+      });
+      expect(theirs.status).toBe(200);
+      const { rows } = await s.server.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM listings WHERE city = 'Kribi'`);
+      expect((await theirs.text()).split('\n').filter(Boolean).length).toBe(rows[0].n);
+      // It waited for no slot: the instance's other slots were free (the wait for one is 5 s, then 503).
+      expect(Date.now() - started).toBeLessThan(4_000);
+    } finally {
+      for (const h of held) h.destroy();
+    }
+    // Its exports over, the account has its slots again.
+    let again: HeldExport | undefined;
+    await expect
+      .poll(async () => {
+        again?.destroy();
+        again = await holdExport(s.server.baseUrl, greedy.key);
+        return again.status;
+      })
+      .toBe(200);
+    again!.destroy();
+  });
+});
