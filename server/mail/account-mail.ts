@@ -60,7 +60,7 @@ export class AccountMail {
 
   verifyEmail(to: Recipient, token: string, hours: number): Promise<boolean> {
     const url = this.link(`/verify?token=${encodeURIComponent(token)}`);
-    return this.send(to, 'verify_email', verifyEmailMail(to.language, { company: to.companyName ?? to.email, url, hours }));
+    return this.send(to, 'verify_email', verifyEmailMail(to.language, { url, hours }));
   }
 
   passwordReset(to: Recipient, token: string, minutes: number): Promise<boolean> {

@@ -16,8 +16,8 @@ const frame = {
 const account = {
   'verifyEmail.subject': { en: 'Confirm your e-mail address for Mboa', fr: 'Confirmez votre adresse e-mail pour Mboa' },
   'verifyEmail.text': {
-    en: 'Welcome to Mboa, {company}. Confirm this address to turn your API keys on: until then, the API refuses them.',
-    fr: 'Bienvenue sur Mboa, {company}. Confirmez cette adresse pour activer vos clés d’API : d’ici là, l’API les refuse.',
+    en: 'Someone, probably you, opened a Mboa account with this address. Confirm it to turn your API keys on: until then, the API refuses them.',
+    fr: 'Quelqu’un, probablement vous, a ouvert un compte Mboa avec cette adresse. Confirmez-la pour activer vos clés d’API : d’ici là, l’API les refuse.',
   },
   'verifyEmail.action': { en: 'Confirm my address', fr: 'Confirmer mon adresse' },
   'verifyEmail.note': {

@@ -12,7 +12,11 @@ type Both<P> = (lang: Lang, p: P) => MailContent;
 /** The catalogue in `lang`, with the mail's values as parameters. */
 const say = (lang: Lang, params: Record<string, string | number>) => (key: MailMessageKey) => t(lang, key, params);
 
-export const verifyEmailMail: Both<{ company: string; url: string; hours: number }> = (lang, p) => {
+/**
+ * Sent to an address nobody has confirmed yet: it carries no text the person who typed the
+ * address chose (no company name), so it cannot carry someone else's message.
+ */
+export const verifyEmailMail: Both<{ url: string; hours: number }> = (lang, p) => {
   const m = say(lang, p);
   return compose(lang, {
     subject: m('verifyEmail.subject'),
