@@ -26,6 +26,16 @@ export const verifyEmailMail: Both<{ url: string; hours: number }> = (lang, p) =
   });
 };
 
+/** To the address of an account someone tried to sign up again with (no text of theirs in it). */
+export const signupAttemptMail: Both<{ closed: boolean; url: string }> = (lang, p) => {
+  const m = say(lang, { url: p.url });
+  return compose(lang, {
+    subject: m('signupAttempt.subject'),
+    paragraphs: [m(p.closed ? 'signupAttempt.text.closed' : 'signupAttempt.text')],
+    ...(p.closed ? {} : { action: { label: m('signupAttempt.action'), url: p.url }, note: m('signupAttempt.note') }),
+  });
+};
+
 export const passwordResetMail: Both<{ url: string; minutes: number }> = (lang, p) => {
   const m = say(lang, p);
   return compose(lang, {
