@@ -144,7 +144,9 @@ describe('sign-up', () => {
         .replace(/mboa_live_[0-9A-Za-z]{32}/g, 'KEY')
         .replace(/value="[A-Za-z0-9_-]{43}"/g, 'value="TOKEN"');
       const cookies = page.setCookies.map((c) => c.replace(/=[^;]*/, '=VALUE')).sort();
-      const headers = [...page.headers.keys()].filter((h) => !['date', 'content-length', 'etag', 'x-request-id'].includes(h)).sort();
+      const headers = [...(page.headers as unknown as Map<string, string>).keys()]
+        .filter((h) => !['date', 'content-length', 'etag', 'x-request-id'].includes(h))
+        .sort();
       return { status: page.status, shape, cookies, headers, key: /data-testid="new-key">([^<]+)</.exec(page.text)?.[1] };
     };
     const taken = await attempt(first.email.toUpperCase());

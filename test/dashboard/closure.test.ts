@@ -87,7 +87,16 @@ describe('closing an account', () => {
     const attempt = await t.mailbox.waitFor(email, /A sign-up with your Mboa address/);
     expect(attempt.text).toContain('whose account was closed. No account was opened');
     // Nor in a variant of the address: each is refused as no address at all.
-    for (const variant of [`${email},`, `${email};`, `${email},,`, `${email}.`, `${email}>`, `"x"${email}`, `n<${email}>`, `${email.toUpperCase()} `]) {
+    for (const variant of [
+      `${email},`,
+      `${email};`,
+      `${email},,`,
+      `${email}.`,
+      `${email}>`,
+      `"x"${email}`,
+      `n<${email}>`,
+      `${email.toUpperCase()} `,
+    ]) {
       const again = await t
         .client()
         .submit('/dashboard/signup', '/dashboard/signup', { company: 'Again', email: variant, password: PASSWORD, plan: 'starter' });

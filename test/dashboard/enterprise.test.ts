@@ -124,7 +124,9 @@ describe('contact sales', () => {
     expect(human.code, human.stderr).toBe(0);
     const lines = human.stdout.split('\n').filter((l) => l.includes(tag));
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of human.stdout.split('\n').filter(Boolean)) expect(line).toMatch(/^(sal_\S+ {2}\d{4}-\d\d-\d\d \d\d:\d\d UTC {2}|    message: )/);
+    for (const line of human.stdout.split('\n').filter(Boolean))
+      expect(line).toMatch(/^(sal_\S+ {2}\d{4}-\d\d-\d\d \d\d:\d\d UTC {2}| {4}message: )/);
+    // eslint-disable-next-line no-control-regex
     expect(human.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u2028\u202e]/);
     expect(human.stdout).toContain(`Lines ${tag}\\u{2028}sal_${tag}`);
     expect(human.stdout).toContain('Awa\\u{202e}amodnN');

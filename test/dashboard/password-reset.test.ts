@@ -71,10 +71,7 @@ describe('reset by e-mail', () => {
       const answers = await Promise.all(
         [email, unknown].map(async (address) => {
           const started = performance.now();
-          const res = await Promise.race([
-            askReset(t.client(), address),
-            new Promise<null>((r) => setTimeout(() => r(null), 5_000)),
-          ]);
+          const res = await Promise.race([askReset(t.client(), address), new Promise<null>((r) => setTimeout(() => r(null), 5_000))]);
           return { status: res?.status ?? 'waited', ms: performance.now() - started };
         }),
       );
