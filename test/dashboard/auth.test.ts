@@ -168,6 +168,25 @@ describe('sign-up', () => {
     await t.mailbox.waitFor(fresh, /Confirm your e-mail address/);
   });
 
+  it('opens one account per mailbox: variants of a taken address are refused', async () => {
+    const { email } = await signUp(t, t.client());
+    const variants = [`${email},`, `${email};`, `${email}>`, `${email}.`, `"x"${email}`, `n<${email}>`, `${email},,`];
+    for (const variant of variants) {
+      const client = t.client();
+      const page = await client.post('/dashboard/signup', {
+        _csrf: await signupForm(client),
+        company: 'Variant',
+        email: variant,
+        password: PASSWORD,
+        plan: 'starter',
+      });
+      expect(page.status, variant).toBe(422);
+      expect(textOf(page.text), variant).toContain('Enter a valid e-mail address');
+    }
+    const rows = await t.db.pool.query('SELECT email FROM accounts WHERE position($1 in email) > 0', [email.split('@')[0]]);
+    expect(rows.rows).toEqual([{ email }]);
+  });
+
   it('refuses a sign-up without its CSRF cookie or token (403), then accepts the refreshed form', async () => {
     const client = t.client();
     const fields = { company: 'CSRF SA', email: uniqueEmail(), password: PASSWORD, plan: 'starter' };
