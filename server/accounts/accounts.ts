@@ -11,11 +11,43 @@ import type { Actor } from './plan-rules.js';
 import { isoDay } from './policy.js';
 import { type AccountRow, type AccountView, accountView, type KeyView, keyView } from './views.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * One mailbox, written one way. The local part is a dot-atom (RFC 5322's `atext` between
+ * single dots: no quotes, commas, semicolons, angle brackets, spaces or control
+ * characters, no leading, trailing or doubled dot); exactly one `@`; the domain is two or
+ * more DNS labels (letters, digits, inner hyphens; ASCII, so an internationalised domain is
+ * given in its `xn--` form) whose last is a top-level name of letters. Surrounding spaces
+ * are dropped; nothing else is repaired.
+ */
+const LOCAL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const TOP_LEVEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
+/** Whether `address` (lower case) is one mailbox in the grammar above. */
+function isMailbox(address: string): boolean {
+  if (address.length > 254) return false;
+  const at = address.indexOf('@');
+  if (at < 1 || at !== address.lastIndexOf('@')) return false;
+  const local = address.slice(0, at);
+  const labels = address.slice(at + 1).split('.');
+  return (
+    local.length <= 64 &&
+    LOCAL.test(local) &&
+    labels.length >= 2 &&
+    labels.every((l) => LABEL.test(l)) &&
+    TOP_LEVEL.test(labels[labels.length - 1])
+  );
+}
+
+/**
+ * The address as stored and compared: lower-cased (local part included: no mailbox
+ * provider Mboa's customers use tells `Ana@` from `ana@`), nothing else folded (dots and
+ * `+tags` may be distinct mailboxes). Refuses anything but one mailbox, so `a@x.cm,`,
+ * `a@x.cm;`, `"x"a@x.cm` or `n<a@x.cm>` never make a second account of `a@x.cm`.
+ */
 export function normalizeEmail(email: string): string {
-  const e = email.trim().toLowerCase();
-  if (!EMAIL.test(e) || e.length > 254) throw new AccountRuleError('invalid_input', `not an e-mail address: ${email}`);
+  const e = email.replace(/^ +| +$/g, '').toLowerCase();
+  if (!isMailbox(e)) throw new AccountRuleError('invalid_input', `not an e-mail address: ${JSON.stringify(email.slice(0, 300))}`);
   return e;
 }
 

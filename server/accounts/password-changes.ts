@@ -1,7 +1,8 @@
 /**
  * Changing a password: from the dashboard (the current one required) or through a reset
  * link sent by e-mail (valid one hour, once). Either way every other dashboard session of
- * the account ends, so a stolen session does not survive the change. A reset link also
+ * the account ends, so a stolen session does not survive the change, and every reset link
+ * not yet used stops working, so none issued before can undo it. A reset link also
  * proves the address, so it confirms it if it was not yet.
  */
 import type { Prisma } from '../platform/db.js';
@@ -63,6 +64,7 @@ export async function resetPassword(
     const used = await useToken(tx as unknown as Prisma, token, 'reset_password', now);
     if (used.state !== 'valid') return used;
     await tx.dashboardSession.deleteMany({ where: { accountId: used.accountId } });
+    await retireResetLinks(tx as unknown as Prisma, used.accountId, now);
     const account = await tx.account.update({
       where: { id: used.accountId },
       data: { passwordHash, emailVerifiedAt: link.account.emailVerifiedAt ?? now },
@@ -71,9 +73,14 @@ export async function resetPassword(
   });
 }
 
+/** Every reset link of the account not yet used stops working. */
+function retireResetLinks(prisma: Prisma, accountId: string, now: Date) {
+  return prisma.emailToken.updateMany({ where: { accountId, purpose: 'reset_password', usedAt: null }, data: { usedAt: now } });
+}
+
 /**
  * Changes the password of a logged-in customer, who gives the current one. Every session
- * but `keepSessionId` (the one asking) ends. False when the current password is wrong.
+ * but `keepSessionId` (the one asking) ends, and every reset link sent before stops working. False when the current password is wrong.
  */
 export async function changePassword(
   prisma: Prisma,
@@ -85,9 +92,12 @@ export async function changePassword(
   const problem = passwordProblem(input.next, { email: account.email });
   if (problem) throw new PasswordRuleError(problem);
   const passwordHash = await hashPassword(input.next);
+  const now = new Date();
   await prisma.$transaction([
     prisma.account.update({ where: { id: account.id }, data: { passwordHash } }),
     prisma.dashboardSession.deleteMany({ where: { accountId: account.id, id: { not: input.keepSessionId } } }),
+    // A reset link asked for before the change would undo it (and end this session): retired.
+    retireResetLinks(prisma, account.id, now),
   ]);
   return true;
 }

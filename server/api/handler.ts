@@ -29,7 +29,7 @@ import type { Admission } from '../quota/admission.js';
 import type { RequestContext } from './context.js';
 import { type EffectiveFilters, effectiveFilters } from './listings/filters.js';
 import type { Reader } from './reader.js';
-import { releaseOnError, toApiError, validationProblemOf, writeProblem } from './problem.js';
+import { controlCharacterErrors, releaseOnError, toApiError, validationProblemOf, writeProblem } from './problem.js';
 import { startRequest } from '../http/request-start.js';
 import { AnswerHeaders } from '../http/answer-headers.js';
 
@@ -192,11 +192,13 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     }
     const { route } = compiled;
     const params = route.pathParams ? (route.pathParams as ZodTypeAny).safeParse(found.params) : { success: true as const, data: {} };
-    const query = route.query ? (route.query as ZodTypeAny).safeParse(parseQuery(rawQuery)) : { success: true as const, data: {} };
+    const rawParams = parseQuery(rawQuery);
+    const query = route.query ? (route.query as ZodTypeAny).safeParse(rawParams) : { success: true as const, data: {} };
+    const control = controlCharacterErrors({ ...found.params, ...rawParams });
     await deps.identify(req, res, compiled.metadata);
-    if (!params.success || !query.success) {
+    if (!params.success || !query.success || control.length > 0) {
       await deps.showQuota(req, res, compiled.metadata);
-      throw validationProblemOf({ path: params.success ? null : params.error, query: query.success ? null : query.error });
+      throw validationProblemOf({ path: params.success ? null : params.error, query: query.success ? null : query.error, control });
     }
     await deps.admit(req, res, compiled.metadata);
     const reader = deps.readers[ctx.dataset!];

@@ -9,6 +9,7 @@ import type { ZodError } from 'zod';
 import { ERROR_CODES, ERROR_TYPE_BASE, type TFieldError, type TProblem } from '../../contract/errors.js';
 import { ApiError, isDatabaseUnavailable, NotReadyError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
+import { hasControlCharacter } from '../platform/text.js';
 import type { Metrics } from '../platform/metrics.js';
 import type { Admission } from '../quota/admission.js';
 import { context, type RequestContext } from './context.js';
@@ -26,10 +27,25 @@ function fieldErrors(where: string, error: ZodError | null): TFieldError[] {
   });
 }
 
-export function validationProblemOf(errors: { path: ZodError | null; query: ZodError | null }): ApiError {
-  const fields = [...fieldErrors('path', errors.path), ...fieldErrors('query', errors.query)];
+export function validationProblemOf(errors: { path: ZodError | null; query: ZodError | null; control?: TFieldError[] }): ApiError {
+  const fields = [...(errors.control ?? []), ...fieldErrors('path', errors.path), ...fieldErrors('query', errors.query)];
   const detail = fields.map((e) => `${e.path}: ${e.message}`).join('; ') || 'The request is not valid.';
   return new ApiError('validation_error', detail, { errors: fields });
+}
+
+/**
+ * The parameters (path or query, names included) holding a control character: NUL and the
+ * other C0 bytes and DEL are never part of a valid value, and PostgreSQL refuses NUL.
+ */
+export function controlCharacterErrors(params: Record<string, unknown>): TFieldError[] {
+  const errors: TFieldError[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+    if (hasControlCharacter(name) || values.some((v) => hasControlCharacter(v))) {
+      errors.push({ path: name, message: 'contains a control character (such as %00): remove it' });
+    }
+  }
+  return errors;
 }
 
 const UNAVAILABLE = 'The service is temporarily unavailable. Retry in a few seconds.';

@@ -72,6 +72,17 @@ export class Dashboard {
     this.now = deps.now ?? (() => new Date());
   }
 
+  /**
+   * Runs `work` after the answer, on a later turn of the event loop, logging its failure:
+   * what a request leaves to do (a lookup, a mail) that its answer must not wait for or
+   * show, so the answer is the same, in content and time, whatever the work finds.
+   */
+  afterAnswer(what: string, work: () => Promise<unknown>): void {
+    setImmediate(() => {
+      work().catch((err: Error) => this.deps.logger.error({ err: err.message }, `dashboard: ${what} failed`));
+    });
+  }
+
   get prisma(): Prisma {
     return this.deps.prisma;
   }

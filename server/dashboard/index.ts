@@ -9,6 +9,7 @@
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import { AccountRuleError } from '../accounts/errors.js';
 import { isLang } from '../platform/lang.js';
+import { refuseControlCharacters } from './control-characters.js';
 import { databaseUnreachable } from './db-unavailable.js';
 import { Dashboard, type DashboardDeps } from './context.js';
 import { safeNext } from './guards.js';
@@ -23,7 +24,7 @@ import { planRoutes } from './routes/plans.js';
 import { passwordRoutes } from './routes/password.js';
 import { salesRoutes } from './routes/sales.js';
 import { verifyRoutes } from './routes/verify.js';
-import { badRequestPage, messagePage, notFoundPage, serverErrorPage, unavailablePage } from './views/errors.js';
+import { badRequestPage, controlCharactersPage, messagePage, notFoundPage, serverErrorPage, unavailablePage } from './views/errors.js';
 
 export type { DashboardDeps } from './context.js';
 
@@ -64,6 +65,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   router.use(readState(d));
   // Forms only: small, flat (no `a[b]=c` objects).
   router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
+  router.use(refuseControlCharacters((req, res) => send(res, 400, controlCharactersPage(view(d, req, res)))));
   router.use(loadSession(d));
 
   router.get(

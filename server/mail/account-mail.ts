@@ -17,6 +17,7 @@ import {
   passwordChangedMail,
   passwordResetMail,
   quotaLevelMail,
+  signupAttemptMail,
   verifyEmailMail,
 } from './templates.js';
 
@@ -60,7 +61,12 @@ export class AccountMail {
 
   verifyEmail(to: Recipient, token: string, hours: number): Promise<boolean> {
     const url = this.link(`/verify?token=${encodeURIComponent(token)}`);
-    return this.send(to, 'verify_email', verifyEmailMail(to.language, { company: to.companyName ?? to.email, url, hours }));
+    return this.send(to, 'verify_email', verifyEmailMail(to.language, { url, hours }));
+  }
+
+  /** Someone signed up again with the address of this account (open or closed). */
+  signupAttempt(to: Recipient & { closedAt: Date | null }): Promise<boolean> {
+    return this.send(to, 'signup_attempt', signupAttemptMail(to.language, { closed: to.closedAt !== null, url: this.link('/login') }));
   }
 
   passwordReset(to: Recipient, token: string, minutes: number): Promise<boolean> {

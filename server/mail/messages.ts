@@ -16,13 +16,28 @@ const frame = {
 const account = {
   'verifyEmail.subject': { en: 'Confirm your e-mail address for Mboa', fr: 'Confirmez votre adresse e-mail pour Mboa' },
   'verifyEmail.text': {
-    en: 'Welcome to Mboa, {company}. Confirm this address to turn your API keys on: until then, the API refuses them.',
-    fr: 'Bienvenue sur Mboa, {company}. Confirmez cette adresse pour activer vos clés d’API : d’ici là, l’API les refuse.',
+    en: 'Someone, probably you, opened a Mboa account with this address. Confirm it to turn your API keys on: until then, the API refuses them.',
+    fr: 'Quelqu’un, probablement vous, a ouvert un compte Mboa avec cette adresse. Confirmez-la pour activer vos clés d’API : d’ici là, l’API les refuse.',
   },
   'verifyEmail.action': { en: 'Confirm my address', fr: 'Confirmer mon adresse' },
   'verifyEmail.note': {
     en: 'This link works once, for {hours} hours. If you did not open a Mboa account, ignore this message.',
     fr: 'Ce lien fonctionne une fois, pendant {hours} heures. Si vous n’avez pas ouvert de compte Mboa, ignorez ce message.',
+  },
+
+  'signupAttempt.subject': { en: 'A sign-up with your Mboa address', fr: 'Une inscription avec votre adresse Mboa' },
+  'signupAttempt.text': {
+    en: 'Someone tried to open a new Mboa account with this address, which already has one. No account was opened and nothing was changed.',
+    fr: 'Quelqu’un a tenté d’ouvrir un nouveau compte Mboa avec cette adresse, qui en a déjà un. Aucun compte n’a été ouvert et rien n’a été modifié.',
+  },
+  'signupAttempt.text.closed': {
+    en: 'Someone tried to open a new Mboa account with this address, whose account was closed. No account was opened: write to support@mboa.cm to reopen it.',
+    fr: 'Quelqu’un a tenté d’ouvrir un nouveau compte Mboa avec cette adresse, dont le compte a été clôturé. Aucun compte n’a été ouvert : écrivez à support@mboa.cm pour le rouvrir.',
+  },
+  'signupAttempt.action': { en: 'Log in', fr: 'Me connecter' },
+  'signupAttempt.note': {
+    en: 'If it was you, log in, or reset your password if you forgot it. If not, ignore this message.',
+    fr: 'Si c’était vous, connectez-vous, ou réinitialisez votre mot de passe si vous l’avez oublié. Sinon, ignorez ce message.',
   },
 
   'passwordReset.subject': { en: 'Reset your Mboa password', fr: 'Réinitialisez votre mot de passe Mboa' },

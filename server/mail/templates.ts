@@ -12,13 +12,27 @@ type Both<P> = (lang: Lang, p: P) => MailContent;
 /** The catalogue in `lang`, with the mail's values as parameters. */
 const say = (lang: Lang, params: Record<string, string | number>) => (key: MailMessageKey) => t(lang, key, params);
 
-export const verifyEmailMail: Both<{ company: string; url: string; hours: number }> = (lang, p) => {
+/**
+ * Sent to an address nobody has confirmed yet: it carries no text the person who typed the
+ * address chose (no company name), so it cannot carry someone else's message.
+ */
+export const verifyEmailMail: Both<{ url: string; hours: number }> = (lang, p) => {
   const m = say(lang, p);
   return compose(lang, {
     subject: m('verifyEmail.subject'),
     paragraphs: [m('verifyEmail.text')],
     action: { label: m('verifyEmail.action'), url: p.url },
     note: m('verifyEmail.note'),
+  });
+};
+
+/** To the address of an account someone tried to sign up again with (no text of theirs in it). */
+export const signupAttemptMail: Both<{ closed: boolean; url: string }> = (lang, p) => {
+  const m = say(lang, { url: p.url });
+  return compose(lang, {
+    subject: m('signupAttempt.subject'),
+    paragraphs: [m(p.closed ? 'signupAttempt.text.closed' : 'signupAttempt.text')],
+    ...(p.closed ? {} : { action: { label: m('signupAttempt.action'), url: p.url }, note: m('signupAttempt.note') }),
   });
 };
 

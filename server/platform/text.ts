@@ -48,3 +48,27 @@ export function closestNames(typed: string, known: Iterable<string>, max = 3): s
   scored.sort((x, y) => x.score - y.score || x.name.localeCompare(y.name, 'fr'));
   return scored.slice(0, max).map((s) => s.name);
 }
+
+/** C0 control characters and DEL: what no single-line field carries, and PostgreSQL refuses NUL of. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_BUT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** True when `value` holds a control character; `multiline` lets tabs and line breaks (CR, LF) through. */
+export function hasControlCharacter(value: string, multiline = false): boolean {
+  return (multiline ? CONTROL_BUT_LINE_BREAKS : CONTROL_CHARACTER).test(value);
+}
+
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\\]/g;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
+
+/**
+ * Customer text as one printable line for a terminal: line breaks, control characters,
+ * Unicode line separators and direction overrides written as escapes (`\n`, `\u{202e}`),
+ * and the backslash doubled, so what a customer typed can never print as lines of its own.
+ */
+export function escapeForTerminal(value: string): string {
+  return value.replace(UNPRINTABLE, (c) => NAMED[c] ?? `\\u{${c.codePointAt(0)!.toString(16).padStart(4, '0')}}`);
+}

@@ -126,19 +126,65 @@ describe('sign-up', () => {
     expect(text).toContain('Choose Starter or Pro.');
   });
 
-  it('refuses a taken e-mail address (whatever its case) with 409 and says what to do', async () => {
+  it('answers a taken address (whatever its case) as a free one, opens nothing, and tells its owner by mail', async () => {
     const first = await signUp(t, t.client());
-    const client = t.client();
-    const page = await client.post('/dashboard/signup', {
-      _csrf: await signupForm(client),
-      company: 'Another',
-      email: first.email.toUpperCase(),
-      password: PASSWORD,
-      plan: 'starter',
-    });
-    expect(page.status).toBe(409);
-    expect(textOf(page.text)).toContain('An account already exists with this e-mail address. Log in, or use another address.');
-    expect(page.text).toContain(`value="${first.email.toUpperCase()}"`);
+    const fresh = uniqueEmail();
+    const attempt = async (email: string) => {
+      const client = t.client();
+      const page = await client.post('/dashboard/signup', {
+        _csrf: await signupForm(client),
+        company: 'Pay at https://evil.example',
+        email,
+        password: PASSWORD,
+        plan: 'starter',
+      });
+      // What differs by nature: the address typed, the key, the tokens.
+      const shape = page.text
+        .replaceAll(email.toLowerCase(), 'EMAIL')
+        .replace(/mboa_live_[0-9A-Za-z]{32}/g, 'KEY')
+        .replace(/value="[A-Za-z0-9_-]{43}"/g, 'value="TOKEN"');
+      const cookies = page.setCookies.map((c) => c.replace(/=[^;]*/, '=VALUE')).sort();
+      const headers = [...(page.headers as unknown as Map<string, string>).keys()]
+        .filter((h) => !['date', 'content-length', 'etag', 'x-request-id'].includes(h))
+        .sort();
+      return { status: page.status, shape, cookies, headers, key: /data-testid="new-key">([^<]+)</.exec(page.text)?.[1] };
+    };
+    const taken = await attempt(first.email.toUpperCase());
+    const free = await attempt(fresh);
+    expect(taken.status).toBe(201);
+    expect(taken.shape).toBe(free.shape);
+    expect(taken.cookies).toEqual(free.cookies);
+    expect(taken.headers).toEqual(free.headers);
+    expect(textOf(taken.shape)).toContain('One more step: confirm your address with the link we sent to EMAIL.');
+
+    // The owner hears of it (with no text the requester chose); no second account, no
+    // confirmation link, and the key shown exists nowhere.
+    const mail = await t.mailbox.waitFor(first.email, /A sign-up with your Mboa address/);
+    expect(mail.text).toContain('Someone tried to open a new Mboa account with this address, which already has one.');
+    expect(`${mail.subject} ${mail.text} ${String(mail.html)}`).not.toContain('evil.example');
+    expect(await t.db.prisma.account.count({ where: { email: first.email } })).toBe(1);
+    expect(t.mailbox.to(first.email).filter((m) => /Confirm your e-mail address/.test(m.subject ?? ''))).toHaveLength(1);
+    expect((await apiGet(t.baseUrl, '/api/v1/listings?limit=1', taken.key!)).status).toBe(401);
+    await t.mailbox.waitFor(fresh, /Confirm your e-mail address/);
+  });
+
+  it('opens one account per mailbox: variants of a taken address are refused', async () => {
+    const { email } = await signUp(t, t.client());
+    const variants = [`${email},`, `${email};`, `${email}>`, `${email}.`, `"x"${email}`, `n<${email}>`, `${email},,`];
+    for (const variant of variants) {
+      const client = t.client();
+      const page = await client.post('/dashboard/signup', {
+        _csrf: await signupForm(client),
+        company: 'Variant',
+        email: variant,
+        password: PASSWORD,
+        plan: 'starter',
+      });
+      expect(page.status, variant).toBe(422);
+      expect(textOf(page.text), variant).toContain('Enter a valid e-mail address');
+    }
+    const rows = await t.db.pool.query('SELECT email FROM accounts WHERE position($1 in email) > 0', [email.split('@')[0]]);
+    expect(rows.rows).toEqual([{ email }]);
   });
 
   it('refuses a sign-up without its CSRF cookie or token (403), then accepts the refreshed form', async () => {

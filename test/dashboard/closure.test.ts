@@ -75,11 +75,38 @@ describe('closing an account', () => {
     expect(mail.text).toContain('We keep your invoices and what they state (company, address, plans and amounts) for 10 years');
 
     // Nothing reopens it by the back door.
+    const confirmations = () => t.mailbox.to(email).filter((m) => /Confirm your e-mail address/.test(m.subject ?? '')).length;
+    const confirmationsBefore = confirmations();
     const signup = await t
       .client()
       .submit('/dashboard/signup', '/dashboard/signup', { company: 'Again', email, password: PASSWORD, plan: 'starter' });
-    expect(signup.status).toBe(409);
-    expect(textOf(signup.text)).toContain('This address belonged to an account that was closed.');
+    // Answered as any sign-up (nothing tells a closed address from a free one); nothing is
+    // opened, and the address is told by mail.
+    expect(signup.status).toBe(201);
+    expect(textOf(signup.text)).toContain(`One more step: confirm your address with the link we sent to ${email}.`);
+    const attempt = await t.mailbox.waitFor(email, /A sign-up with your Mboa address/);
+    expect(attempt.text).toContain('whose account was closed. No account was opened');
+    // Nor in a variant of the address: each is refused as no address at all.
+    for (const variant of [
+      `${email},`,
+      `${email};`,
+      `${email},,`,
+      `${email}.`,
+      `${email}>`,
+      `"x"${email}`,
+      `n<${email}>`,
+      `${email.toUpperCase()} `,
+    ]) {
+      const again = await t
+        .client()
+        .submit('/dashboard/signup', '/dashboard/signup', { company: 'Again', email: variant, password: PASSWORD, plan: 'starter' });
+      if (variant.trim() === email.toUpperCase()) expect(again.status, variant).toBe(201);
+      else expect([again.status, textOf(again.text).includes('Enter a valid e-mail address')], variant).toEqual([422, true]);
+    }
+    const rows = await t.db.pool.query('SELECT email, closed_at FROM accounts WHERE email LIKE $1', [`%${email.split('@')[0]}%`]);
+    expect(rows.rows).toHaveLength(1);
+    expect(rows.rows[0].closed_at).not.toBeNull();
+    expect(confirmations()).toBe(confirmationsBefore);
     const byOperator = await admin(['keys', 'create', '--email', email, '--json']);
     expect(byOperator.code).toBe(1);
     expect(byOperator.json).toMatchObject({ error: 'account_closed' });

@@ -105,6 +105,37 @@ describe('contact sales', () => {
     expect(all.json.requests.some((r: { id: string }) => r.id === request.id)).toBe(true);
   });
 
+  it('prints what requesters typed escaped in `sales list`: no line, control character or direction override of theirs', async () => {
+    const tag = uniqueEmail('fake').slice(0, 16);
+    const client = t.client();
+    const fake = `sal_${tag}  2026-01-01 00:00 UTC  open     Fake Bank — Boss <boss@bank.cm>`;
+    const res = await client.submit('/dashboard/contact-sales', '/dashboard/contact-sales', {
+      company: `Lines ${tag}\u2028${fake}`,
+      contactName: 'Awa\u202eamodnN',
+      email: 'awa@assur.cm',
+      message: `Hello\r\n${fake}\n\nPay at https://evil.example`,
+    });
+    expect(res.status).toBe(201);
+    // A row written before the form refused control characters (or by another tool) is escaped too.
+    await t.db.prisma.salesRequest.create({
+      data: { id: `sal_${tag}x`, company: `Esc ${tag}\u001b[2J\u0007`, contactName: 'X\rY', email: 'e@x.cm', message: 'a\u0001b\\n' },
+    });
+    const human = await admin(['sales', 'list']);
+    expect(human.code, human.stderr).toBe(0);
+    const lines = human.stdout.split('\n').filter((l) => l.includes(tag));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of human.stdout.split('\n').filter(Boolean))
+      expect(line).toMatch(/^(sal_\S+ {2}\d{4}-\d\d-\d\d \d\d:\d\d UTC {2}| {4}message: )/);
+    // eslint-disable-next-line no-control-regex
+    expect(human.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u2028\u202e]/);
+    expect(human.stdout).toContain(`Lines ${tag}\\u{2028}sal_${tag}`);
+    expect(human.stdout).toContain('Awa\\u{202e}amodnN');
+    expect(human.stdout).toContain(`    message: Hello\\n${fake}\\n\\nPay at https://evil.example`);
+    expect(human.stdout).toContain(`Esc ${tag}\\u{001b}[2J\\u{0007} — X\\rY`);
+    expect(human.stdout).toContain('    message: a\\u{0001}b\\\\n');
+    await t.db.prisma.salesRequest.updateMany({ where: { company: { contains: tag } }, data: { handledAt: new Date() } });
+  });
+
   it('links a logged-in customer’s request to the account, prefilled from it', async () => {
     const client = t.client();
     const { accountId, email } = await signUp(t, client, { plan: 'pro', company: 'Fintech Wouri SARL' });

@@ -59,6 +59,33 @@ describe('reset by e-mail', () => {
     expect(t.mailbox.to(unknown)).toHaveLength(0);
   });
 
+  it('looks the address up after the answer: the answer waits for no account, known or not', async () => {
+    const { email } = await signUp(t, t.client());
+    const unknown = uniqueEmail('nobody');
+    // While the accounts table is locked, nothing that reads it can answer.
+    const holder = await t.db.pool.connect();
+    let locked = true;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE');
+      const answers = await Promise.all(
+        [email, unknown].map(async (address) => {
+          const started = performance.now();
+          const res = await Promise.race([askReset(t.client(), address), new Promise<null>((r) => setTimeout(() => r(null), 5_000))]);
+          return { status: res?.status ?? 'waited', ms: performance.now() - started };
+        }),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      await holder.query('ROLLBACK');
+      locked = false;
+    } finally {
+      if (locked) await holder.query('ROLLBACK');
+      holder.release();
+    }
+    // Once the table is free again, the known address gets its link.
+    expect((await t.mailbox.waitFor(email, RESET)).text).toContain('This link works once');
+  });
+
   it('sets a new password from the link, ends every session, and the link works once', async () => {
     const first = t.client();
     const { email, accountId } = await signUp(t, first);
@@ -186,6 +213,32 @@ describe('change from the dashboard', () => {
     expect((await logIn(email, NEW_PASSWORD)).status).toBe(303);
     const mail = await t.mailbox.waitFor(email, /Your Mboa password was changed/);
     expect(mail.text).toContain('every other session was logged out');
+  });
+
+  it('retires every reset link asked for before the change: none undoes it or ends this session', async () => {
+    const client = t.client();
+    const { email, accountId } = await signUp(t, client);
+    expect((await askReset(t.client(), email)).status).toBe(200);
+    const before = await resetLink(email);
+    const changed = await client.submit('/dashboard/account', '/dashboard/account/password', { current: PASSWORD, next: NEW_PASSWORD });
+    expect(changed.status).toBe(303);
+
+    const stranger = t.client();
+    expect((await stranger.get(pathOf(before))).status).toBe(404);
+    const form = await stranger.get('/dashboard/password/forgot');
+    const used = await stranger.post('/dashboard/password/reset', {
+      _csrf: csrfOf(form.text),
+      token: new URL(before).searchParams.get('token')!,
+      password: 'the attacker passphrase',
+    });
+    expect(used.status).toBe(404);
+    expect((await client.get('/dashboard/keys')).status).toBe(200);
+    expect(await t.db.prisma.dashboardSession.count({ where: { accountId } })).toBe(1);
+    expect((await logIn(email, NEW_PASSWORD)).status).toBe(303);
+    // A link asked for after the change works as ever.
+    expect((await askReset(t.client(), email)).status).toBe(200);
+    await expect.poll(async () => (await resetLink(email)) !== before).toBe(true);
+    expect((await t.client().get(pathOf(await resetLink(email)))).status).toBe(200);
   });
 
   it('refuses a change without the session’s CSRF token', async () => {

@@ -33,7 +33,9 @@ async function resend(client: Client) {
 describe('sign-up, then confirmation by e-mail', () => {
   it('refuses the key until the link in the e-mail is opened, then accepts it', async () => {
     const client = t.client();
-    const { email, key, accountId, page } = await signUp(t, client, { plan: 'pro', verify: false });
+    // A company name is the requester's text: it never goes into a mail to an unconfirmed address.
+    const company = 'Pay your fee at https://evil.example/pay';
+    const { email, key, accountId, page } = await signUp(t, client, { plan: 'pro', verify: false, company });
     expect(textOf(page.text)).toContain(`One more step: confirm your address with the link we sent to ${email}.`);
 
     const refused = await apiGet(t.baseUrl, '/api/v1/listings?limit=1', key);
@@ -46,7 +48,8 @@ describe('sign-up, then confirmation by e-mail', () => {
 
     const mail = await t.mailbox.waitFor(email, SUBJECT);
     expect(mail.subject).toBe('Confirm your e-mail address for Mboa');
-    expect(mail.text).toContain('Welcome to Mboa, Banque Test SA.');
+    expect(mail.text).toContain('Someone, probably you, opened a Mboa account with this address.');
+    for (const part of [mail.subject ?? '', mail.text ?? '', String(mail.html)]) expect(part).not.toMatch(/evil\.example|Pay your fee/);
     expect(mail.text).toContain('This link works once, for 48 hours.');
     const link = linksIn(mail).find((l) => l.includes('/dashboard/verify?token='))!;
     expect(link.startsWith(`${t.baseUrl}/dashboard/verify?token=`)).toBe(true);
@@ -71,7 +74,8 @@ describe('sign-up, then confirmation by e-mail', () => {
     const { email } = await signUp(t, client, { verify: false, company: 'Crédit Foncier' });
     const mail = await t.mailbox.waitFor(email, SUBJECT);
     expect(mail.subject).toBe('Confirmez votre adresse e-mail pour Mboa');
-    expect(mail.text).toContain('Bienvenue sur Mboa, Crédit Foncier.');
+    expect(mail.text).toContain('Quelqu’un, probablement vous, a ouvert un compte Mboa avec cette adresse.');
+    expect(mail.text).not.toContain('Crédit Foncier');
     expect((await t.db.prisma.account.findUniqueOrThrow({ where: { email } })).language).toBe('fr');
   });
 

@@ -2,6 +2,7 @@ import { createAccount } from '../../accounts/accounts.js';
 import { accountView } from '../../accounts/views.js';
 import { accountOption, parseOptions, plan, required } from '../args.js';
 import { type Command, UsageError } from '../io.js';
+import { escapeForTerminal } from '../../platform/text.js';
 import { contractTerms } from './plans.js';
 
 const create: Command = {
@@ -72,7 +73,7 @@ const show: Command = {
     ctx.print(
       { account: a },
       [
-        `account ${a.id} <${a.email}>${a.company_name ? ` ${a.company_name}` : ''}`,
+        `account ${a.id} <${a.email}>${a.company_name ? ` ${escapeForTerminal(a.company_name)}` : ''}`,
         `  plan ${a.plan}${a.plan === 'enterprise' ? ` (contract until ${a.contract_end ?? 'no end date'})` : ''}, ${a.monthly_quota ?? 'unlimited'} calls/month, ${a.rate_limit_per_minute ?? 'unlimited'}/minute`,
         `  ${a.closed_at ? `closed ${a.closed_at.slice(0, 10)}` : a.status}${a.suspension_reason ? ` (${a.suspension_reason.replace('_', '-')})` : ''}, e-mail ${a.email_verified ? 'confirmed' : 'not confirmed'}, language ${a.language}, since ${a.created_at.slice(0, 10)}`,
       ].join('\n'),

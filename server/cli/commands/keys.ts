@@ -1,6 +1,7 @@
 import { createKey, listKeys, revokeKey } from '../../accounts/keys.js';
 import { accountOption, parseOptions, required } from '../args.js';
 import type { Command } from '../io.js';
+import { escapeForTerminal } from '../../platform/text.js';
 import { operatorMail } from '../mail.js';
 
 const create: Command = {
@@ -33,7 +34,7 @@ const list: Command = {
     const keys = await listKeys(prisma, account.id);
     const lines = keys.map(
       (k) =>
-        `${k.prefix}…  ${k.kind}  ${k.active ? 'active ' : 'revoked'}  created ${k.created_at.slice(0, 10)}  last used ${k.last_used_at?.slice(0, 16) ?? 'never'}  "${k.name}"`,
+        `${k.prefix}…  ${k.kind}  ${k.active ? 'active ' : 'revoked'}  created ${k.created_at.slice(0, 10)}  last used ${k.last_used_at?.slice(0, 16) ?? 'never'}  "${escapeForTerminal(k.name)}"`,
     );
     ctx.print({ keys }, lines.length ? lines.join('\n') : 'no keys');
   },
@@ -50,7 +51,7 @@ const revoke: Command = {
     const { mail, close } = operatorMail();
     await mail.keyRevoked(account, key);
     close();
-    ctx.print({ key_info: key }, `revoked ${key.prefix}… "${key.name}"`);
+    ctx.print({ key_info: key }, `revoked ${key.prefix}… "${escapeForTerminal(key.name)}"`);
   },
 };
 

@@ -1,6 +1,7 @@
 import { listSalesRequests, markSalesRequestHandled } from '../../accounts/sales.js';
 import { parseOptions, required } from '../args.js';
 import type { Command } from '../io.js';
+import { escapeForTerminal as e } from '../../platform/text.js';
 
 const list: Command = {
   name: 'sales list',
@@ -9,10 +10,12 @@ const list: Command = {
     const { values } = parseOptions(args, { all: { type: 'boolean' } });
     const { prisma } = await ctx.db();
     const requests = await listSalesRequests(prisma, { includeHandled: values.all === true });
+    // What the requester typed is printed escaped, one line per field: a line break or a
+    // control character in it shows as `\n`, `\u{001b}`..., never as a line of its own.
     const lines = requests.map((r) =>
       [
-        `${r.id}  ${r.created_at.slice(0, 16).replace('T', ' ')} UTC  ${r.handled_at ? 'handled' : 'open   '}  ${r.company} — ${r.contact_name} <${r.email}>${r.phone ? ` ${r.phone}` : ''}${r.account_id ? `  (account ${r.account_id})` : ''}`,
-        ...r.message.split('\n').map((l) => `    ${l}`),
+        `${r.id}  ${r.created_at.slice(0, 16).replace('T', ' ')} UTC  ${r.handled_at ? 'handled' : 'open   '}  ${e(r.company)} — ${e(r.contact_name)} <${e(r.email)}>${r.phone ? ` ${e(r.phone)}` : ''}${r.account_id ? `  (account ${r.account_id})` : ''}`,
+        `    message: ${e(r.message)}`,
       ].join('\n'),
     );
     ctx.print({ requests }, lines.length ? lines.join('\n') : 'no sales requests');
@@ -27,7 +30,7 @@ const done: Command = {
     const id = required(values.id, 'id');
     const { prisma } = await ctx.db();
     const request = await markSalesRequestHandled(prisma, id);
-    ctx.print({ request }, `sales request ${request.id} (${request.company}) marked handled`);
+    ctx.print({ request }, `sales request ${request.id} (${e(request.company)}) marked handled`);
   },
 };
 

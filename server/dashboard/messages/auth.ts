@@ -42,14 +42,6 @@ export const authMessages = {
     en: 'Enter a valid e-mail address, like name@company.cm.',
     fr: 'Indiquez une adresse e-mail valide, comme nom@entreprise.cm.',
   },
-  'error.email.closed': {
-    en: 'This address belonged to an account that was closed. Write to support@mboa.cm to reopen it, or use another address.',
-    fr: 'Cette adresse appartenait à un compte clôturé. Écrivez à support@mboa.cm pour le rouvrir, ou utilisez une autre adresse.',
-  },
-  'error.email.taken': {
-    en: 'An account already exists with this e-mail address. Log in, or use another address.',
-    fr: 'Un compte existe déjà avec cette adresse e-mail. Connectez-vous, ou utilisez une autre adresse.',
-  },
   'error.password.too_short': {
     en: 'This password is too short: use at least {min} characters.',
     fr: 'Ce mot de passe est trop court : utilisez au moins {min} caractères.',

@@ -19,6 +19,10 @@ export const errorsMessages = {
     en: 'The form sent was incomplete or too large. Go back, check it and send it again.',
     fr: 'Le formulaire envoyé était incomplet ou trop volumineux. Revenez en arrière, vérifiez-le et envoyez-le à nouveau.',
   },
+  'badRequest.control': {
+    en: 'A field or the address held a control character (such as a NUL byte or a line break where one line is expected), so nothing was done. Go back, remove it and send the form again.',
+    fr: 'Un champ ou l’adresse contenait un caractère de contrôle (un octet NUL, un saut de ligne là où une seule ligne est attendue...) : rien n’a été fait. Revenez en arrière, retirez-le et envoyez à nouveau le formulaire.',
+  },
   'refused.title': { en: 'Action refused', fr: 'Action refusée' },
   'csrf.title': { en: 'Form expired', fr: 'Formulaire expiré' },
   'serverError.title': { en: 'Something went wrong', fr: 'Une erreur est survenue' },

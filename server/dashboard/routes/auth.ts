@@ -1,5 +1,5 @@
 /** Sign-up, log-in, log-out. */
-import type { Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { PLAN_NAMES, type PlanName } from '../../../contract/plans.js';
 import {
   hashPassword,
@@ -13,6 +13,7 @@ import { TOKEN_TTL_MS } from '../../accounts/email-tokens.js';
 import { isSelfServe } from '../../accounts/plan-rules.js';
 import { startVerification } from '../../accounts/verification.js';
 import { createAccount, normalizeEmail } from '../../accounts/accounts.js';
+import { generateApiKey } from '../../accounts/api-keys.js';
 import { AccountRuleError } from '../../accounts/errors.js';
 import { clearCookie, cookiePath, setCookie } from '../cookies.js';
 import type { Dashboard } from '../context.js';
@@ -21,7 +22,7 @@ import { flash, state } from '../request-state.js';
 import { fieldOf, handler, redirect, send, view } from '../respond.js';
 import { FORM_COOKIE } from '../form-tokens.js';
 import { t } from '../i18n.js';
-import { endSession, SESSION_COOKIE, SESSION_TTL_MS, startSession } from '../session.js';
+import { endSession, randomToken, SESSION_COOKIE, SESSION_TTL_MS, startSession } from '../session.js';
 import { loginPage, type SignupErrors, type SignupForm, signupPage, welcomePage } from '../views/auth.js';
 
 const isPlan = (v: unknown): v is PlanName => typeof v === 'string' && (PLAN_NAMES as readonly string[]).includes(v);
@@ -81,42 +82,70 @@ export function authRoutes(router: Router, d: Dashboard): void {
       }
 
       const plan = form.plan!;
+      const passwordHash = await hashPassword(password);
       let created;
       try {
         created = await createAccount(d.prisma, {
           email,
           plan,
           companyName: form.company,
-          passwordHash: await hashPassword(password),
+          passwordHash,
           keyName: t(lang, 'signup.firstKeyName'),
           language: lang,
           emailVerified: false,
         });
       } catch (err) {
-        if (err instanceof AccountRuleError && err.code === 'email_taken') {
-          const existing = await d.prisma.account.findUnique({ where: { email }, select: { closedAt: true } });
-          return refuse(409, { email: t(lang, existing?.closedAt ? 'error.email.closed' : 'error.email.taken') });
-        }
-        throw err;
+        if (!(err instanceof AccountRuleError && err.code === 'email_taken')) throw err;
+        // The address has an account (open or closed): the answer is a new account's, its
+        // owner is told by mail, after the answer. Nothing says which addresses exist.
+        d.afterAnswer('sign-up attempt mail', async () => {
+          const owner = await d.prisma.account.findUnique({ where: { email } });
+          if (owner) await d.mail.signupAttempt(owner);
+        });
+        logger.info({ domain: email.split('@')[1] }, 'dashboard: sign-up with a taken address');
+        return welcome(req, res, { company: form.company, plan, email, key: generateApiKey().key, session: null });
       }
-      // The key works once the address is confirmed: the link goes out now, off the answer's path.
-      const link = await startVerification(d.prisma, created.account.id, d.now());
-      void d.mail.verifyEmail(
-        { id: created.account.id, email, language: lang, companyName: form.company },
-        link,
-        TOKEN_TTL_MS.verify_email / 3_600_000,
-      );
-      const { token, ...session } = await startSession(d.prisma, created.account.id, d.now());
-      setCookie(res, SESSION_COOKIE, token, { maxAge: SESSION_TTL_MS / 1000, secure: s.secure, path: cookiePath(req) });
-      clearCookie(res, FORM_COOKIE, s.secure, cookiePath(req));
+      // The key works once the address is confirmed: the link is made and mailed after the answer.
+      d.afterAnswer('confirmation link', async () => {
+        const link = await startVerification(d.prisma, created.account.id, d.now());
+        await d.mail.verifyEmail(
+          { id: created.account.id, email, language: lang, companyName: null },
+          link,
+          TOKEN_TTL_MS.verify_email / 3_600_000,
+        );
+      });
+      const session = await startSession(d.prisma, created.account.id, d.now());
       logger.info({ account_id: created.account.id, plan }, 'dashboard: account created');
-      // The page shows the first key once: nothing of it may be cached.
-      res.setHeader('Cache-Control', 'no-store');
-      s.session = session;
-      const v = view(d, req, res);
-      send(res, 201, welcomePage(v, { company: form.company, plan, key: created.key, email }));
+      welcome(req, res, { company: form.company, plan, email, key: created.key, session });
     }),
   );
+
+  /**
+   * The welcome page with the first key, and its session. For an address that already has
+   * an account, the same page and cookies: a key of the same form that exists nowhere and
+   * a session token that opens nothing.
+   */
+  function welcome(
+    req: Request,
+    res: Response,
+    o: { company: string; plan: PlanName; email: string; key: string; session: Awaited<ReturnType<typeof startSession>> | null },
+  ): void {
+    const s = state(res);
+    const token = o.session?.token ?? randomToken();
+    setCookie(res, SESSION_COOKIE, token, { maxAge: SESSION_TTL_MS / 1000, secure: s.secure, path: cookiePath(req) });
+    clearCookie(res, FORM_COOKIE, s.secure, cookiePath(req));
+    // The page shows the first key once: nothing of it may be cached.
+    res.setHeader('Cache-Control', 'no-store');
+    const v = view(d, req, res);
+    if (o.session) {
+      v.account = o.session.account;
+      v.csrf = o.session.csrfToken;
+    } else {
+      v.account = { email: o.email } as NonNullable<typeof v.account>;
+      v.csrf = randomToken();
+    }
+    send(res, 201, welcomePage(v, { company: o.company, plan: o.plan, key: o.key, email: o.email }));
+  }
 
   router.get(
     '/login',

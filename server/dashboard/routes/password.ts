@@ -1,6 +1,7 @@
 /**
  * Password reset by e-mail. The request page answers the same whether or not the address
- * has an account (and sends the mail off the answer's path), so it reveals nothing; the
+ * has an account, and the address is looked up after the answer, so neither the page nor
+ * its timing reveals anything; the
  * link works once, for an hour, and ends every session of the account.
  */
 import type { Router } from 'express';
@@ -52,18 +53,16 @@ export function passwordRoutes(router: Router, d: Dashboard): void {
         res.setHeader('Retry-After', String(wait));
         return refuse(429, t(lang, 'error.forgot.limited', { minutes: Math.ceil(wait / 60) }));
       }
-      // The same lookup either way; the link is made and mailed off the answer's path, so
-      // neither the page nor its timing tells whether the address has an account.
-      const account = await resettableAccount(d.prisma, email);
-      if (account) {
-        const now = d.now();
-        void issueResetLink(d.prisma, account.id, now)
-          .then((token) => d.mail.passwordReset(account, token, TOKEN_TTL_MS.reset_password / 60_000))
-          .then(() => d.deps.logger.info({ account_id: account.id }, 'dashboard: password reset link sent'))
-          .catch((err: Error) =>
-            d.deps.logger.error({ account_id: account.id, err: err.message }, 'dashboard: password reset link not made'),
-          );
-      }
+      // The answer neither waits for nor depends on the account: looking the address up,
+      // making the link and mailing it all happen after the answer, the same work queued
+      // for a known address as for an unknown one.
+      d.afterAnswer('password reset link', async () => {
+        const account = await resettableAccount(d.prisma, email);
+        if (!account) return;
+        const token = await issueResetLink(d.prisma, account.id, d.now());
+        await d.mail.passwordReset(account, token, TOKEN_TTL_MS.reset_password / 60_000);
+        d.deps.logger.info({ account_id: account.id }, 'dashboard: password reset link sent');
+      });
       send(res, 200, forgotPage(view(d, req, res), { email: '', token: tokenFor(req, res), sentTo: email }));
     }),
   );

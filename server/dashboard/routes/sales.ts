@@ -36,7 +36,7 @@ export function salesRoutes(router: Router, d: Dashboard): void {
         contactName: clean('contactName', 200),
         email: clean('email', 300),
         phone: clean('phone', 60),
-        message: fieldOf(req, 'message').replace(CONTROL, ' ').replace(/\r\n/g, '\n').trim().slice(0, 4000),
+        message: fieldOf(req, 'message').replace(/\r\n?/g, '\n').replace(CONTROL, ' ').trim().slice(0, 4000),
       };
       const refuse = (status: number, errors: SalesErrors, fresh = false) =>
         send(res, status, salesPage(view(d, req, res), { form, errors, token: tokenFor(req, res, fresh) }));

@@ -15,6 +15,8 @@ export function messagePage(v: View, o: { title: string; text: string }): SafeHt
 
 export const notFoundPage = (v: View) => messagePage(v, { title: t(v.lang, 'notFound.title'), text: t(v.lang, 'notFound.text') });
 export const badRequestPage = (v: View) => messagePage(v, { title: t(v.lang, 'badRequest.title'), text: t(v.lang, 'badRequest.text') });
+export const controlCharactersPage = (v: View) =>
+  messagePage(v, { title: t(v.lang, 'badRequest.title'), text: t(v.lang, 'badRequest.control') });
 export const csrfPage = (v: View) => messagePage(v, { title: t(v.lang, 'csrf.title'), text: t(v.lang, 'error.csrf') });
 export const serverErrorPage = (v: View, id: string) =>
   messagePage(v, { title: t(v.lang, 'serverError.title'), text: t(v.lang, 'serverError.text', { id }) });
