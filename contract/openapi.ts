@@ -12,6 +12,7 @@ import { SUCCESS_EXAMPLES } from './openapi/examples.js';
 import { type JsonSchema, SchemaRegistry, toJsonSchema } from './openapi/json-schema.js';
 import { errorResponseComponents, errorResponseRefs, HEADERS, successHeaders } from './openapi/responses.js';
 import { codeSamples, samplesMarkdown } from './openapi/samples.js';
+import { listParamValues } from './params.js';
 import { NEIGHBOURHOODS_BY_CITY } from './places.js';
 import { type EndpointName, PLANS } from './plans.js';
 import { contract, type RouteMetadata } from './router.js';
@@ -83,14 +84,18 @@ function parameters(route: AppRoute): JsonSchema[] {
   const list: JsonSchema[] = [];
   const add = (where: 'path' | 'query', shape: Record<string, ZodTypeAny>) => {
     for (const [name, field] of Object.entries(shape)) {
-      const { description, example, ...schema } = toJsonSchema(field, 'input');
+      const { description, example, ...generated } = toJsonSchema(field, 'input');
+      // A list (`purpose=sale,rent`): an array written as one parameter with commas.
+      const values = listParamValues(field);
+      const schema = values ? { type: 'array', items: { type: 'string', enum: [...values] }, minItems: 1 } : generated;
       list.push({
         name,
         in: where,
         ...(where === 'path' || !field.isOptional() ? { required: true } : {}),
         ...(description ? { description } : {}),
+        ...(values ? { style: 'form', explode: false } : {}),
         schema,
-        ...(example !== undefined ? { example } : {}),
+        ...(example !== undefined ? { example: values ? String(example).split(',') : example } : {}),
       });
     }
   };

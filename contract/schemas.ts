@@ -5,7 +5,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { CURRENCIES } from './currency.js';
-import { currencyParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
+import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
 import { PLAN_NAMES } from './plans.js';
 
 // extendApi() annotates the schema object it is given: shared schemas are only ever
@@ -150,8 +150,8 @@ const CITY_MATCHING =
 export const ZListingFilters = z.object({
   city: textParam(`City. ${CITY_MATCHING}`, 'Douala').optional(),
   neighborhood: textParam('Neighbourhood (of `city` when both are given), matched like `city`.', 'Bonapriso').optional(),
-  type: ZPropertyType.optional(),
-  purpose: ZPurpose.optional(),
+  type: enumListParam(PROPERTY_TYPES, 'Kind of property: listings of any of the types given.').optional(),
+  purpose: enumListParam(PURPOSES, 'Purpose of the listing (rent prices are per month): listings of any of those given.').optional(),
   min_price: wholeNumberParam(
     'Minimum price, inclusive, in `currency` (XAF by default; with `currency=EUR`, whole euros, compared with the EUR price shown).',
     10000000,
@@ -168,8 +168,8 @@ export const ZListingFilters = z.object({
     'Only listings changed strictly after this instant: with `sort=updated_at` and `status=any`, the incremental-sync feed.',
     '2026-11-20T00:00:00Z',
   ).optional(),
-  status: extendApi(oneOf([...LISTING_STATUSES, 'any']), {
-    description: '`active` (default), one removed status, or `any` for every listing, removed ones included.',
+  status: extendApi(enumParam([...LISTING_STATUSES, 'any']), {
+    description: '`active` (default), one removed status, or `any` for every listing, removed ones included. In any case.',
     example: 'active',
   }).default('active'),
 });
@@ -186,8 +186,8 @@ export function checkListingFilterRanges(q: Partial<TListingFilters>, ctx: z.Ref
 }
 
 export const ZListingsQuery = ZListingFilters.extend({
-  sort: extendApi(oneOf(LISTING_SORTS), {
-    description: 'Order of results; ties are broken by `id`. `-` means descending.',
+  sort: extendApi(enumParam(LISTING_SORTS), {
+    description: 'Order of results; ties are broken by `id`. `-` means descending. In any case.',
     example: '-listed_at',
   }).default('-listed_at'),
   limit: wholeNumberParam('Page size.', 50, 1, LIMIT_MAX).default(LIMIT_DEFAULT),
@@ -236,11 +236,11 @@ export const ZStatsQuery = z
       'Only this neighbourhood (of `city` when both are given): rows per neighbourhood instead of per city. Matched like `city`.',
       'Bonapriso',
     ).optional(),
-    purpose: extendApi(oneOf(PURPOSES), { description: 'Only this purpose. One row per purpose when absent.', example: 'sale' }).optional(),
-    type: extendApi(oneOf(PROPERTY_TYPES), {
-      description: 'Only this property type. Every type together when absent (`type` null).',
-      example: 'villa',
-    }).optional(),
+    purpose: enumListParam(PURPOSES, 'Only these purposes: one row per purpose given, or per purpose when absent.').optional(),
+    type: enumListParam(
+      PROPERTY_TYPES,
+      'Only these property types: one row per type given (figures of several types are never merged), or every type together when absent (`type` null).',
+    ).optional(),
     currency: currencyParam('the prices'),
   })
   .strict();
@@ -251,8 +251,8 @@ export const ZTrendsQuery = z
   .object({
     city: textParam(`Only this city. ${CITY_MATCHING}`, 'Yaoundé').optional(),
     neighborhood: textParam('Only this neighbourhood (of `city` when both are given), matched like `city`.', 'Bastos').optional(),
-    type: ZPropertyType.optional(),
-    purpose: ZPurpose.optional(),
+    type: enumListParam(PROPERTY_TYPES, 'Only the rows of these property types.').optional(),
+    purpose: enumListParam(PURPOSES, 'Only the rows of these purposes.').optional(),
     currency: currencyParam('the prices'),
   })
   .strict();

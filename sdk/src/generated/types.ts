@@ -480,8 +480,8 @@ export interface FieldError {
    */
   message: string;
   /**
-   * For an unknown city or neighbourhood: the closest known names, closest first (empty when none
-   * is close).
+   * For an unknown city, neighbourhood or parameter name: the closest known names, closest first
+   * (empty when none is close).
    * @example ["Douala"]
    */
   suggestions?: string[];
@@ -551,15 +551,17 @@ export interface ListingSearchParams {
    */
   neighborhood?: Neighborhood | undefined;
   /**
-   * Kind of property.
+   * Kind of property: listings of any of the types given. One value or several separated by commas
+   * (`villa,house`), in any case.
    * @example "villa"
    */
-  type?: PropertyType | undefined;
+  type?: PropertyType | PropertyType[] | undefined;
   /**
-   * Purpose of the listing. Rent prices are per month.
+   * Purpose of the listing (rent prices are per month): listings of any of those given. One value
+   * or several separated by commas (`sale,rent`), in any case.
    * @example "sale"
    */
-  purpose?: Purpose | undefined;
+  purpose?: Purpose | Purpose[] | undefined;
   /**
    * Minimum price, inclusive, in `currency` (XAF by default; with `currency=EUR`, whole euros,
    * compared with the EUR price shown). A whole number written in digits, 0 to
@@ -610,13 +612,14 @@ export interface ListingSearchParams {
    */
   updated_after?: string | undefined;
   /**
-   * `active` (default), one removed status, or `any` for every listing, removed ones included.
+   * `active` (default), one removed status, or `any` for every listing, removed ones included. In
+   * any case.
    * @default "active"
    * @example "active"
    */
   status?: ListingStatus | 'any' | undefined;
   /**
-   * Order of results; ties are broken by `id`. `-` means descending.
+   * Order of results; ties are broken by `id`. `-` means descending. In any case.
    * @default "-listed_at"
    * @example "-listed_at"
    */
@@ -708,15 +711,18 @@ export interface MarketStatsParams {
    */
   neighborhood?: Neighborhood | undefined;
   /**
-   * Only this purpose. One row per purpose when absent.
+   * Only these purposes: one row per purpose given, or per purpose when absent. One value or
+   * several separated by commas (`sale,rent`), in any case.
    * @example "sale"
    */
-  purpose?: Purpose | undefined;
+  purpose?: Purpose | Purpose[] | undefined;
   /**
-   * Only this property type. Every type together when absent (`type` null).
+   * Only these property types: one row per type given (figures of several types are never merged),
+   * or every type together when absent (`type` null). One value or several separated by commas
+   * (`villa,house`), in any case.
    * @example "villa"
    */
-  type?: PropertyType | undefined;
+  type?: PropertyType | PropertyType[] | undefined;
   /**
    * Currency of the prices in the answer: `XAF` (default, whole francs) or `EUR` (at the fixed
    * parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).
@@ -757,15 +763,17 @@ export interface MarketTrendsParams {
    */
   neighborhood?: Neighborhood | undefined;
   /**
-   * Kind of property.
+   * Only the rows of these property types. One value or several separated by commas
+   * (`villa,house`), in any case.
    * @example "villa"
    */
-  type?: PropertyType | undefined;
+  type?: PropertyType | PropertyType[] | undefined;
   /**
-   * Purpose of the listing. Rent prices are per month.
+   * Only the rows of these purposes. One value or several separated by commas (`sale,rent`), in any
+   * case.
    * @example "sale"
    */
-  purpose?: Purpose | undefined;
+  purpose?: Purpose | Purpose[] | undefined;
   /**
    * Currency of the prices in the answer: `XAF` (default, whole francs) or `EUR` (at the fixed
    * parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).
@@ -818,15 +826,17 @@ export interface ListingExportParams {
    */
   neighborhood?: Neighborhood | undefined;
   /**
-   * Kind of property.
+   * Kind of property: listings of any of the types given. One value or several separated by commas
+   * (`villa,house`), in any case.
    * @example "villa"
    */
-  type?: PropertyType | undefined;
+  type?: PropertyType | PropertyType[] | undefined;
   /**
-   * Purpose of the listing. Rent prices are per month.
+   * Purpose of the listing (rent prices are per month): listings of any of those given. One value
+   * or several separated by commas (`sale,rent`), in any case.
    * @example "sale"
    */
-  purpose?: Purpose | undefined;
+  purpose?: Purpose | Purpose[] | undefined;
   /**
    * Minimum price, inclusive, in `currency` (XAF by default; with `currency=EUR`, whole euros,
    * compared with the EUR price shown). A whole number written in digits, 0 to
@@ -877,7 +887,8 @@ export interface ListingExportParams {
    */
   updated_after?: string | undefined;
   /**
-   * `active` (default), one removed status, or `any` for every listing, removed ones included.
+   * `active` (default), one removed status, or `any` for every listing, removed ones included. In
+   * any case.
    * @default "active"
    * @example "active"
    */
