@@ -6,6 +6,7 @@ import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { CURRENCIES } from './currency.js';
 import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
+import { ZDataset } from './dataset.js';
 import { PLAN_NAMES } from './plans.js';
 
 // extendApi() annotates the schema object it is given: shared schemas are only ever
@@ -110,8 +111,10 @@ export const ZQuota = z.object({
 export type TQuota = z.infer<typeof ZQuota>;
 
 const requestId = extendApi(z.string(), { description: 'Equals the `X-Request-Id` response header.', example: 'req_3x9f0a1b2c4d5e6f' });
+/** What every successful answer's `meta` ends with: the quota, the request id, the dataset read. */
+const CALL_META = { quota: ZQuota, request_id: requestId, dataset: ZDataset };
 
-export const ZSingleMeta = z.object({ quota: ZQuota, request_id: requestId });
+export const ZSingleMeta = z.object(CALL_META);
 export type TSingleMeta = z.infer<typeof ZSingleMeta>;
 
 export const ZPageMeta = z.object({
@@ -123,16 +126,14 @@ export const ZPageMeta = z.object({
     example: 'eyJ2IjoxLCJrIjpbIjIwMjYtMTEtMDFUMTA6MDA6MDAuMDAwWiIsImxzdF8xIl19',
   }),
   has_more: extendApi(z.boolean(), { description: 'Whether another page follows.', example: true }),
-  quota: ZQuota,
-  request_id: requestId,
+  ...CALL_META,
 });
 export type TPageMeta = z.infer<typeof ZPageMeta>;
 
 export const ZCollectionMeta = z.object({
   total: extendApi(z.number().int(), { description: 'Number of rows returned (these collections are not paginated).', example: 3 }),
   returned: extendApi(z.number().int(), { description: 'Rows in this response.', example: 3 }),
-  quota: ZQuota,
-  request_id: requestId,
+  ...CALL_META,
 });
 export type TCollectionMeta = z.infer<typeof ZCollectionMeta>;
 

@@ -30,9 +30,11 @@ export function apiDescription(): string {
   return [
     'Property listings and market statistics for Cameroon. Read-only JSON over HTTPS; every request carries an `X-API-Key` header.',
     '',
-    '**Envelope.** Every body has a `meta` object with `request_id` and your `quota` after this call. Lists add `total`, `returned`, `limit`, `next_cursor`, `has_more`.',
+    '**Envelope.** Every body has a `meta` object with `request_id`, your `quota` after this call and `dataset`. Lists add `total`, `returned`, `limit`, `next_cursor`, `has_more`.',
     '',
-    `**Parameters.** Unknown parameters are refused (400), so a typo never widens a search. Whole numbers are written in digits only (\`1000\`, not \`1e3\`, \`+1000\` or \`0x3e8\`). Dates are \`2026-11-01\` (midnight UTC) or timestamps with \`Z\` or an offset from -12:00 to +14:00 (\`2026-11-01T08:30:00+01:00\`), years ${INSTANT_MIN_YEAR} to ${INSTANT_MAX_YEAR}; an impossible day, time or offset is a 400 naming the parameter. Page size: 1 to ${LIMIT_MAX}. Paths take no trailing slash.`,
+    '**Test keys** (`mboa_test_…`) read the fixed public sample, not the market, and are never counted: their answers say `meta.dataset: "sample"` and `X-Mboa-Dataset: sample` (a live key\'s say `live`).',
+    '',
+    `**Parameters.** Unknown parameters are refused (400) with the closest known name (\`min_prize\`: did you mean \`min_price\`?), so a typo never widens a search. Enum values are read in any case (\`type=Villa\`, \`currency=eur\`); \`purpose\` and \`type\` take several values separated by commas (\`purpose=rent,furnished_rent\`), matching any of them. Whole numbers are written in digits only (\`1000\`, not \`1e3\`, \`+1000\` or \`0x3e8\`). Dates are \`2026-11-01\` (midnight UTC) or timestamps with \`Z\` or an offset from -12:00 to +14:00 (\`2026-11-01T08:30:00+01:00\`), years ${INSTANT_MIN_YEAR} to ${INSTANT_MAX_YEAR}; an impossible day, time or offset is a 400 naming the parameter. Page size: 1 to ${LIMIT_MAX}. Paths take no trailing slash.`,
     '',
     `**Money.** Amounts are whole XAF (Central African CFA franc, no minor unit); rents are per month. With \`currency=EUR\` every amount of the answer is in euros at the fixed parity ${XAF_PER_EUR} XAF = 1 EUR, each converted from its XAF value and rounded half up to the cent; \`currency\` in each object says which. \`min_price\` and \`max_price\` are then whole euros, compared with the EUR price shown. A cursor does not depend on \`currency\`.`,
     '',

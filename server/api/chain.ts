@@ -7,6 +7,7 @@
  * quota headers set; every answer of an identified caller carries them.
  */
 import type pg from 'pg';
+import { DATASET_HEADER } from '../../contract/dataset.js';
 import { PLANS, TEST_KEYS } from '../../contract/plans.js';
 import { effectiveLimits, keyVerdict, secondsUntilReset } from '../accounts/policy.js';
 import { hashApiKey, isWellFormedApiKey } from '../accounts/api-keys.js';
@@ -102,6 +103,7 @@ export function apiIdentity(deps: PipelineDeps): Chain {
     const ctx = context(res);
     ctx.caller = caller;
     ctx.dataset = resolved!.kind === 'test' ? 'sample' : 'live';
+    headersOf(res).setHeader(DATASET_HEADER, ctx.dataset);
     if (verdict === 'suspended') {
       await showQuota(res, caller, at);
       throw new ApiError(

@@ -57,6 +57,31 @@ describe('a test key', () => {
     expect((await get(t.baseUrl, '/api/v1/market/trends?city=Douala', testKey)).status).toBe(200);
   });
 
+  it('marks every answer: meta.dataset and X-Mboa-Dataset say sample, and live for a live key', async () => {
+    const { testKey, key } = await accountWithTestKey('pro');
+    const page = await get(t.baseUrl, '/api/v1/listings?limit=1', testKey);
+    const id = page.body.data[0].id as string;
+    for (const path of [
+      '/api/v1/listings?limit=1',
+      `/api/v1/listings/${id}`,
+      '/api/v1/market/stats',
+      '/api/v1/market/trends',
+      '/api/v1/ping',
+    ]) {
+      const res = await get(t.baseUrl, path, testKey);
+      expect(res.status, path).toBe(200);
+      expect(res.body.meta.dataset, path).toBe('sample');
+      expect(res.headers.get('x-mboa-dataset'), path).toBe('sample');
+      const live = await get(t.baseUrl, path.replace(id, page.body.data[0].id), key);
+      expect(live.headers.get('x-mboa-dataset'), path).toBe('live');
+      if (live.status === 200) expect(live.body.meta.dataset, path).toBe('live');
+    }
+    // Errors of a known caller say it too.
+    const refused = await get(t.baseUrl, '/api/v1/listings?limit=0', testKey);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('x-mboa-dataset')).toBe('sample');
+  });
+
   it('answers the same on every run: the sample is fixed', async () => {
     const { testKey } = await accountWithTestKey();
     const { rows } = await sample.query<{ version: number; n: number }>(

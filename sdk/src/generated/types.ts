@@ -201,6 +201,13 @@ export interface SingleMeta {
    * @example "req_3x9f0a1b2c4d5e6f"
    */
   request_id: string;
+  /**
+   * `live`: the current listings, read with a live key. `sample`: the fixed public sample that test
+   * keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the quota.
+   * Also in the `X-Mboa-Dataset` header.
+   * @example "live"
+   */
+  dataset: 'live' | 'sample';
 }
 
 /** `meta` of a page of listings. */
@@ -236,6 +243,13 @@ export interface PageMeta {
    * @example "req_3x9f0a1b2c4d5e6f"
    */
   request_id: string;
+  /**
+   * `live`: the current listings, read with a live key. `sample`: the fixed public sample that test
+   * keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the quota.
+   * Also in the `X-Mboa-Dataset` header.
+   * @example "live"
+   */
+  dataset: 'live' | 'sample';
 }
 
 /** `meta` of the market collections, which are not paginated. */
@@ -256,6 +270,13 @@ export interface CollectionMeta {
    * @example "req_3x9f0a1b2c4d5e6f"
    */
   request_id: string;
+  /**
+   * `live`: the current listings, read with a live key. `sample`: the fixed public sample that test
+   * keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the quota.
+   * Also in the `X-Mboa-Dataset` header.
+   * @example "live"
+   */
+  dataset: 'live' | 'sample';
 }
 
 /**
