@@ -7,7 +7,6 @@ import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
 export const DATASETS = ['live', 'sample'] as const;
-export type DatasetName = (typeof DATASETS)[number];
 
 /** The response header that names the dataset (exports, which have no `meta`, included). */
 export const DATASET_HEADER = 'X-Mboa-Dataset';
