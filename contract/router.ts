@@ -4,7 +4,7 @@
  */
 import { initContract } from '@ts-rest/core';
 import { ZProblem } from './errors.js';
-import { type EndpointName, type PlanName, plansIncluding } from './plans.js';
+import { type EndpointName, PING_RATE_PER_MINUTE, type PlanName, plansIncluding } from './plans.js';
 import {
   EXPORT_LINES_PER_CALL,
   ZExportQuery,
@@ -30,12 +30,18 @@ export interface RouteMetadata {
   plans: PlanName[];
   /** Counted in the monthly quota (every 2xx answer but ping's). */
   counted: boolean;
+  /**
+   * Under the plan's per-minute limit (every route but ping's, which shows that limit
+   * without taking from it, under a limit of its own: `PING_RATE_PER_MINUTE`).
+   */
+  rateLimited: boolean;
 }
 
 const meta = (endpoint: EndpointName, counted = true): RouteMetadata => ({
   endpoint,
   plans: plansIncluding(endpoint),
   counted,
+  rateLimited: counted,
 });
 
 const problems = {
@@ -122,7 +128,7 @@ export const contract = c.router(
       query: ZPingQuery,
       responses: { 200: ZPingResponse },
       summary: 'Health and remaining quota',
-      description: 'Authenticated and rate limited, but never counted in the quota. Takes no parameters; any is refused.',
+      description: `Your quota and per-minute limit as they stand, in \`meta.quota\` and the headers. Authenticated, but never counted in the quota nor in the per-minute limit, and never refused by either: it answers even when they are used up (only more than ${PING_RATE_PER_MINUTE} pings a minute per account are refused, 429 \`rate_limited\`). Takes no parameters; any is refused.`,
       metadata: meta('ping', false),
     },
   },

@@ -40,7 +40,7 @@ export function apiDescription(): string {
     '',
     `**Market figures** are precomputed after every data load and periodically (\`as_of\`, \`period_start\`), never computed per call. Every row carries its sample size; percentiles are continuous (interpolated). A trend's change in % is null when either 30-day period has fewer than ${TREND_MIN_SAMPLE} listings.`,
     '',
-    '**Quota.** Every 2xx answer but `/ping` counts; errors are never charged. The month is the UTC calendar month. Over the per-minute limit: 429 `rate_limited` with `Retry-After`; over the monthly quota: 429 `quota_exceeded` with `Retry-After` until the reset and `X-Should-Retry: false`.',
+    '**Quota.** Every 2xx answer but `/ping` counts; errors are never charged. `/ping` is not counted in the per-minute limit either, nor refused by it: it always shows where you stand. The month is the UTC calendar month. Over the per-minute limit: 429 `rate_limited` with `Retry-After`; over the monthly quota: 429 `quota_exceeded` with `Retry-After` until the reset and `X-Should-Retry: false`.',
     '',
     plansTable(),
     '',

@@ -112,16 +112,20 @@ describe('a test key', () => {
 
   it(`has its own per-minute limit (${TEST_KEYS.ratePerMinute}), apart from the account's live calls`, async () => {
     const { key, testKey } = await accountWithTestKey('starter');
-    const first = await get(t.baseUrl, '/api/v1/ping', testKey);
+    const first = await get(t.baseUrl, '/api/v1/listings?limit=1', testKey);
     expect(first.headers.get('ratelimit-policy')).toBe(`"minute";q=${TEST_KEYS.ratePerMinute};w=60`);
     let refused = null;
     for (let i = 1; i <= TEST_KEYS.ratePerMinute + 1 && !refused; i++) {
-      const res = await get(t.baseUrl, '/api/v1/ping', testKey);
+      const res = await get(t.baseUrl, '/api/v1/listings?limit=1', testKey);
       if (res.status === 429) refused = { at: i, res };
     }
     expect(refused?.res.body.code).toBe('rate_limited');
+    // A test key's ping still answers, showing its spent window.
+    const ping = await get(t.baseUrl, '/api/v1/ping', testKey);
+    expect(ping.status).toBe(200);
+    expect(ping.headers.get('ratelimit')).toMatch(/^"minute";r=0;/);
     // The live key still has its whole window (Starter: 30 a minute).
-    const live = await get(t.baseUrl, '/api/v1/ping', key);
+    const live = await get(t.baseUrl, '/api/v1/listings?limit=1', key);
     expect(live.status).toBe(200);
     expect(live.headers.get('ratelimit')).toMatch(/^"minute";r=29;/);
   });

@@ -934,8 +934,10 @@ export interface ListingExportParams {
 /**
  * Body of a 200 answer of `GET /api/v1/ping` (`ping`): Health and remaining quota.
  *
- * Authenticated and rate limited, but never counted in the quota. Takes no parameters; any is
- * refused.
+ * Your quota and per-minute limit as they stand, in `meta.quota` and the headers. Authenticated,
+ * but never counted in the quota nor in the per-minute limit, and never refused by either: it
+ * answers even when they are used up (only more than 600 pings a minute per account are refused,
+ * 429 `rate_limited`). Takes no parameters; any is refused.
  */
 export interface PingResponse {
   data: Ping;
