@@ -195,7 +195,6 @@ export const ZListingsQuery = ZListingFilters.extend({
   cursor: extendApi(z.string().min(1).max(2000), {
     description:
       '`meta.next_cursor` of the previous page. Valid only with the filters and sort it was issued for; `currency` is not part of it (it changes how amounts are written, not which listings match), but price bounds are, as the XAF range they denote.',
-    example: 'eyJ2IjoxLCJmIjoiYWJjIiwiayI6WzE3NjIsImxzdF8xIl0sInQiOjE4NDJ9.c2lnbmF0dXJl',
   }).optional(),
   currency: currencyParam('`price` and `price_per_m2`'),
 })

@@ -655,7 +655,6 @@ export interface ListingSearchParams {
    * `meta.next_cursor` of the previous page. Valid only with the filters and sort it was issued
    * for; `currency` is not part of it (it changes how amounts are written, not which listings
    * match), but price bounds are, as the XAF range they denote.
-   * @example "eyJ2IjoxLCJmIjoiYWJjIiwiayI6WzE3NjIsImxzdF8xIl0sInQiOjE4NDJ9.c2lnbmF0dXJl"
    */
   cursor?: string | undefined;
   /**
@@ -713,9 +712,10 @@ export interface ListingResponse {
  * Query parameters of `GET /api/v1/market/stats` (`market.stats`): Market statistics per city or
  * neighbourhood.
  *
- * Volume, mean, minimum, quartiles, median and maximum of price and of price per m² of active
- * listings, per city (or per neighbourhood with `neighborhood`) and purpose, with the sample size
- * of every row. Read from figures precomputed after every data load and periodically (`as_of`).
+ * Volume; mean, minimum, quartiles, median and maximum of price; mean, quartiles and median of
+ * price per m² (and how many listings have one); of active listings, per city (or per neighbourhood
+ * with `neighborhood`) and purpose (and type with `type`), with the sample size of every row. Read
+ * from figures precomputed after every data load and periodically (`as_of`).
  */
 export interface MarketStatsParams {
   /**
