@@ -14,6 +14,7 @@ import { ZProblem } from '../../contract/errors.js';
 import { buildOpenApiDocument } from '../../contract/openapi.js';
 import { PROBLEM_EXAMPLES, SUCCESS_EXAMPLES } from '../../contract/openapi/examples.js';
 import { contract } from '../../contract/router.js';
+import { ZMarketStat } from '../../contract/schemas.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { createServer } from '../../server/start/create-server.js';
 import { type Answer, OpenApiValidator } from '../helpers/openapi-validator.js';
@@ -339,4 +340,32 @@ describe('the document', () => {
     },
     60_000,
   );
+});
+
+describe('descriptions say what the answers hold', () => {
+  /** The fields a figure named in prose stands for, on a row of `shape`. */
+  const FIGURES: Record<string, string[]> = {
+    mean: ['avg'],
+    minimum: ['min'],
+    maximum: ['max'],
+    median: ['median'],
+    quartiles: ['p25', 'p75'],
+  };
+
+  it.each([
+    ['price', '_price'],
+    ['price per m²', '_price_per_m2'],
+  ])('every figure of %s the stats description names is a field of its rows', (subject, suffix) => {
+    const description = contract.market.stats.description!;
+    const shape = ZMarketStat.shape as Record<string, unknown>;
+    // The figures listed just before "of <subject>" (up to the previous semicolon or sentence).
+    const clauses = [...description.matchAll(new RegExp(`([^;.]*?)\\bof ${subject}(?! per)`, 'g'))].map((m) => m[1]);
+    expect(clauses.length, description).toBeGreaterThan(0);
+    for (const clause of clauses) {
+      for (const [word, prefixes] of Object.entries(FIGURES)) {
+        if (!new RegExp(`\\b${word}\\b`).test(clause)) continue;
+        for (const prefix of prefixes) expect(shape, `"${word}" of ${subject}`).toHaveProperty(`${prefix}${suffix}`);
+      }
+    }
+  });
 });
