@@ -31,7 +31,7 @@ export const ZFieldError = z.object({
   path: extendApi(z.string(), { description: 'Parameter at fault.', example: 'limit' }),
   message: extendApi(z.string(), { description: 'What is wrong with it.', example: 'must be between 1 and 200' }),
   suggestions: extendApi(z.array(z.string()), {
-    description: 'For an unknown city or neighbourhood: the closest known names, closest first (empty when none is close).',
+    description: 'For an unknown city, neighbourhood or parameter name: the closest known names, closest first (empty when none is close).',
     example: ['Douala'],
   }).optional(),
 });

@@ -12,6 +12,7 @@ import { SUCCESS_EXAMPLES } from './openapi/examples.js';
 import { type JsonSchema, SchemaRegistry, toJsonSchema } from './openapi/json-schema.js';
 import { errorResponseComponents, errorResponseRefs, HEADERS, successHeaders } from './openapi/responses.js';
 import { codeSamples, samplesMarkdown } from './openapi/samples.js';
+import { listParamValues } from './params.js';
 import { NEIGHBOURHOODS_BY_CITY } from './places.js';
 import { type EndpointName, PLANS } from './plans.js';
 import { contract, type RouteMetadata } from './router.js';
@@ -63,8 +64,16 @@ const TAGS = [
   { name: 'Status', description: 'Health of the API and your remaining quota, never counted.' },
 ];
 
-/** Where curl samples point when the document's server is relative. */
+/** Where curl samples point when the document's server is relative and no origin is given. */
 const LOCAL_ORIGIN = 'http://localhost:3000';
+
+/**
+ * The optional parameters "Try it out" fills in with their example: together a first call
+ * that answers something. The others show their example in their description instead, so
+ * that the form as first shown is a valid, useful request (no placeholder cursor, no
+ * euros for amounts written in francs, no filters that together match nothing).
+ */
+const FIRST_CALL = new Set(['city', 'purpose', 'type', 'limit']);
 
 function routesOf(router: Record<string, unknown>): AppRoute[] {
   return Object.values(router).flatMap((node) =>
@@ -83,14 +92,21 @@ function parameters(route: AppRoute): JsonSchema[] {
   const list: JsonSchema[] = [];
   const add = (where: 'path' | 'query', shape: Record<string, ZodTypeAny>) => {
     for (const [name, field] of Object.entries(shape)) {
-      const { description, example, ...schema } = toJsonSchema(field, 'input');
+      const { description: text, example: given, ...generated } = toJsonSchema(field, 'input');
+      const shown = where === 'path' || !field.isOptional() || FIRST_CALL.has(name);
+      const example = shown ? given : undefined;
+      const description = shown || given === undefined ? text : `${String(text ?? '')} Example: \`${String(given)}\`.`.trim();
+      // A list (`purpose=sale,rent`): an array written as one parameter with commas.
+      const values = listParamValues(field);
+      const schema = values ? { type: 'array', items: { type: 'string', enum: [...values] }, minItems: 1 } : generated;
       list.push({
         name,
         in: where,
         ...(where === 'path' || !field.isOptional() ? { required: true } : {}),
         ...(description ? { description } : {}),
+        ...(values ? { style: 'form', explode: false } : {}),
         schema,
-        ...(example !== undefined ? { example } : {}),
+        ...(example !== undefined ? { example: values ? String(example).split(',') : example } : {}),
       });
     }
   };
@@ -110,10 +126,15 @@ function successContent(response: unknown, registry: SchemaRegistry): { mediaTyp
   return { mediaType: 'application/json', schema: registry.reference(toJsonSchema(response as ZodTypeAny)) };
 }
 
-export function buildOpenApiDocument(options: { version: string; serverUrl?: string }) {
+/**
+ * `serverUrl`: the public address (MBOA_PUBLIC_URL), the document's server. Without it the
+ * server is relative (`/`), and `sampleOrigin`, the address the document is served from,
+ * is where its samples call.
+ */
+export function buildOpenApiDocument(options: { version: string; serverUrl?: string; sampleOrigin?: string }) {
   const registry = new SchemaRegistry(NAMED_SCHEMAS);
   const absolute = options.serverUrl !== undefined && /^https?:\/\//.test(options.serverUrl);
-  const origin = absolute ? options.serverUrl!.replace(/\/+$/, '') : LOCAL_ORIGIN;
+  const origin = absolute ? options.serverUrl!.replace(/\/+$/, '') : (options.sampleOrigin ?? LOCAL_ORIGIN);
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routesOf(contract as unknown as Record<string, unknown>)) {

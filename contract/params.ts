@@ -16,6 +16,62 @@ export function oneOf<const T extends string>(values: readonly [T, ...T[]]) {
   });
 }
 
+/** The canonical spelling of an enum value given in any case (`Villa`, `EUR`, `-PRICE`); anything else as given. */
+function canonicalOf<T extends string>(values: readonly T[], value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const folded = value.trim().toLowerCase();
+  return values.find((v) => v.toLowerCase() === folded) ?? value;
+}
+
+/**
+ * A query parameter taking one of `values`, in any case: `type=Villa` is `villa`,
+ * `currency=eur` is `EUR`. Typed clients see the enum itself.
+ */
+export function enumParam<const T extends string>(values: readonly [T, ...T[]]) {
+  const schema = z.preprocess((value) => canonicalOf(values, value), oneOf(values));
+  return schema as unknown as z.ZodEffects<z.ZodEnum<[T, ...T[]]>, T, T>;
+}
+
+/** The values of each list parameter (see `enumListParam`), for the OpenAPI document. */
+const LIST_VALUES = new WeakMap<z.ZodTypeAny, readonly string[]>();
+
+/** The values a list parameter takes, through `.optional()`; undefined for any other schema. */
+export function listParamValues(schema: z.ZodTypeAny): readonly string[] | undefined {
+  let s: z.ZodTypeAny = schema;
+  while (s instanceof z.ZodOptional || s instanceof z.ZodDefault) s = s._def.innerType as z.ZodTypeAny;
+  return LIST_VALUES.get(s);
+}
+
+/**
+ * A query parameter taking one or several of `values`, in any case, separated by commas
+ * (`purpose=sale,rent`): a listing matches any of them. Parsed as the sorted list of the
+ * distinct values; typed clients pass one value or an array (written with commas).
+ */
+export function enumListParam<const T extends string>(values: readonly [T, ...T[]], description: string) {
+  const allowed = `must be one or more of: ${values.join(', ')} (several separated by commas)`;
+  const item = oneOf(values);
+  const list = z
+    .union([item, z.array(item).min(1, allowed)], {
+      errorMap: (issue, ctx) => (issue.code === 'invalid_union' ? { message: allowed } : { message: ctx.defaultError }),
+    })
+    .transform((v) => [...new Set(Array.isArray(v) ? v : [v])].sort());
+  const schema = z.preprocess((value, ctx) => {
+    if (typeof value === 'string') return value.split(',').map((v) => canonicalOf(values, v));
+    if (Array.isArray(value)) {
+      // On the wire a repeated parameter (`purpose=sale&purpose=rent`): one, with commas, is the form.
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be given once; ${allowed.replace('must be ', '')}` });
+      return z.NEVER;
+    }
+    return value;
+  }, list);
+  const documented = extendApi(schema, {
+    description: `${description} One value or several separated by commas (\`${values[0]},${values[1]}\`), in any case.`,
+    example: values[0],
+  }) as unknown as z.ZodEffects<typeof list, T[], T | T[]>;
+  LIST_VALUES.set(documented, values);
+  return documented;
+}
+
 const DIGITS = /^[0-9]+$/;
 
 /**
@@ -72,7 +128,7 @@ export const instantParam = (description: string, example: string) =>
 
 /** `currency`: the currency of every amount in the answer. */
 export const currencyParam = (amounts: string) =>
-  extendApi(oneOf(CURRENCIES), {
+  extendApi(enumParam(CURRENCIES), {
     description:
       `Currency of ${amounts} in the answer: \`XAF\` (default, whole francs) or \`EUR\` (at the fixed parity ` +
       '655.957 XAF = 1 EUR, each amount rounded half up to the cent).',

@@ -79,6 +79,13 @@ export function plansIncluding(endpoint: EndpointName): PlanName[] {
  * over a fixed public sample of listings and market figures; never counted in the quota,
  * limited per account and per minute on their own.
  */
+/**
+ * `ping` is never refused by the plan's per-minute limit nor counted in it (nor in the
+ * quota): it is how a caller reads where they stand. Its own limit, per account, only
+ * stops a loop gone wild.
+ */
+export const PING_RATE_PER_MINUTE = 600;
+
 export const TEST_KEYS = {
   /** Active test keys an account may hold, beside its plan's live keys. */
   perAccount: 5,

@@ -4,7 +4,7 @@
  */
 import { initContract } from '@ts-rest/core';
 import { ZProblem } from './errors.js';
-import { type EndpointName, type PlanName, plansIncluding } from './plans.js';
+import { type EndpointName, PING_RATE_PER_MINUTE, type PlanName, plansIncluding } from './plans.js';
 import {
   EXPORT_LINES_PER_CALL,
   ZExportQuery,
@@ -30,12 +30,18 @@ export interface RouteMetadata {
   plans: PlanName[];
   /** Counted in the monthly quota (every 2xx answer but ping's). */
   counted: boolean;
+  /**
+   * Under the plan's per-minute limit (every route but ping's, which shows that limit
+   * without taking from it, under a limit of its own: `PING_RATE_PER_MINUTE`).
+   */
+  rateLimited: boolean;
 }
 
 const meta = (endpoint: EndpointName, counted = true): RouteMetadata => ({
   endpoint,
   plans: plansIncluding(endpoint),
   counted,
+  rateLimited: counted,
 });
 
 const problems = {
@@ -82,7 +88,7 @@ export const contract = c.router(
         responses: { 200: ZStatsResponse },
         summary: 'Market statistics per city or neighbourhood',
         description:
-          'Volume, mean, minimum, quartiles, median and maximum of price and of price per m² of active listings, per city (or per neighbourhood with `neighborhood`) and purpose, with the sample size of every row. Read from figures precomputed after every data load and periodically (`as_of`).',
+          'Volume; mean, minimum, quartiles, median and maximum of price; mean, quartiles and median of price per m² (and how many listings have one); of active listings, per city (or per neighbourhood with `neighborhood`) and purpose (and type with `type`), with the sample size of every row. Read from figures precomputed after every data load and periodically (`as_of`).',
         metadata: meta('market.stats'),
       },
       trends: {
@@ -124,7 +130,7 @@ export const contract = c.router(
       query: ZPingQuery,
       responses: { 200: ZPingResponse },
       summary: 'Health and remaining quota',
-      description: 'Authenticated and rate limited, but never counted in the quota. Takes no parameters; any is refused.',
+      description: `Your quota and per-minute limit as they stand, in \`meta.quota\` and the headers. Authenticated, but never counted in the quota nor in the per-minute limit, and never refused by either: it answers even when they are used up (only more than ${PING_RATE_PER_MINUTE} pings a minute per account are refused, 429 \`rate_limited\`). Takes no parameters; any is refused.`,
       metadata: meta('ping', false),
     },
   },

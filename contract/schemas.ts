@@ -5,7 +5,8 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { CURRENCIES } from './currency.js';
-import { currencyParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
+import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
+import { ZDataset } from './dataset.js';
 import { PLAN_NAMES } from './plans.js';
 
 // extendApi() annotates the schema object it is given: shared schemas are only ever
@@ -110,8 +111,10 @@ export const ZQuota = z.object({
 export type TQuota = z.infer<typeof ZQuota>;
 
 const requestId = extendApi(z.string(), { description: 'Equals the `X-Request-Id` response header.', example: 'req_3x9f0a1b2c4d5e6f' });
+/** What every successful answer's `meta` ends with: the quota, the request id, the dataset read. */
+const CALL_META = { quota: ZQuota, request_id: requestId, dataset: ZDataset };
 
-export const ZSingleMeta = z.object({ quota: ZQuota, request_id: requestId });
+export const ZSingleMeta = z.object(CALL_META);
 export type TSingleMeta = z.infer<typeof ZSingleMeta>;
 
 export const ZPageMeta = z.object({
@@ -123,16 +126,14 @@ export const ZPageMeta = z.object({
     example: 'eyJ2IjoxLCJrIjpbIjIwMjYtMTEtMDFUMTA6MDA6MDAuMDAwWiIsImxzdF8xIl19',
   }),
   has_more: extendApi(z.boolean(), { description: 'Whether another page follows.', example: true }),
-  quota: ZQuota,
-  request_id: requestId,
+  ...CALL_META,
 });
 export type TPageMeta = z.infer<typeof ZPageMeta>;
 
 export const ZCollectionMeta = z.object({
   total: extendApi(z.number().int(), { description: 'Number of rows returned (these collections are not paginated).', example: 3 }),
   returned: extendApi(z.number().int(), { description: 'Rows in this response.', example: 3 }),
-  quota: ZQuota,
-  request_id: requestId,
+  ...CALL_META,
 });
 export type TCollectionMeta = z.infer<typeof ZCollectionMeta>;
 
@@ -150,8 +151,8 @@ const CITY_MATCHING =
 export const ZListingFilters = z.object({
   city: textParam(`City. ${CITY_MATCHING}`, 'Douala').optional(),
   neighborhood: textParam('Neighbourhood (of `city` when both are given), matched like `city`.', 'Bonapriso').optional(),
-  type: ZPropertyType.optional(),
-  purpose: ZPurpose.optional(),
+  type: enumListParam(PROPERTY_TYPES, 'Kind of property: listings of any of the types given.').optional(),
+  purpose: enumListParam(PURPOSES, 'Purpose of the listing (rent prices are per month): listings of any of those given.').optional(),
   min_price: wholeNumberParam(
     'Minimum price, inclusive, in `currency` (XAF by default; with `currency=EUR`, whole euros, compared with the EUR price shown).',
     10000000,
@@ -168,8 +169,8 @@ export const ZListingFilters = z.object({
     'Only listings changed strictly after this instant: with `sort=updated_at` and `status=any`, the incremental-sync feed.',
     '2026-11-20T00:00:00Z',
   ).optional(),
-  status: extendApi(oneOf([...LISTING_STATUSES, 'any']), {
-    description: '`active` (default), one removed status, or `any` for every listing, removed ones included.',
+  status: extendApi(enumParam([...LISTING_STATUSES, 'any']), {
+    description: '`active` (default), one removed status, or `any` for every listing, removed ones included. In any case.',
     example: 'active',
   }).default('active'),
 });
@@ -186,15 +187,14 @@ export function checkListingFilterRanges(q: Partial<TListingFilters>, ctx: z.Ref
 }
 
 export const ZListingsQuery = ZListingFilters.extend({
-  sort: extendApi(oneOf(LISTING_SORTS), {
-    description: 'Order of results; ties are broken by `id`. `-` means descending.',
+  sort: extendApi(enumParam(LISTING_SORTS), {
+    description: 'Order of results; ties are broken by `id`. `-` means descending. In any case.',
     example: '-listed_at',
   }).default('-listed_at'),
   limit: wholeNumberParam('Page size.', 50, 1, LIMIT_MAX).default(LIMIT_DEFAULT),
   cursor: extendApi(z.string().min(1).max(2000), {
     description:
       '`meta.next_cursor` of the previous page. Valid only with the filters and sort it was issued for; `currency` is not part of it (it changes how amounts are written, not which listings match), but price bounds are, as the XAF range they denote.',
-    example: 'eyJ2IjoxLCJmIjoiYWJjIiwiayI6WzE3NjIsImxzdF8xIl0sInQiOjE4NDJ9.c2lnbmF0dXJl',
   }).optional(),
   currency: currencyParam('`price` and `price_per_m2`'),
 })
@@ -236,11 +236,11 @@ export const ZStatsQuery = z
       'Only this neighbourhood (of `city` when both are given): rows per neighbourhood instead of per city. Matched like `city`.',
       'Bonapriso',
     ).optional(),
-    purpose: extendApi(oneOf(PURPOSES), { description: 'Only this purpose. One row per purpose when absent.', example: 'sale' }).optional(),
-    type: extendApi(oneOf(PROPERTY_TYPES), {
-      description: 'Only this property type. Every type together when absent (`type` null).',
-      example: 'villa',
-    }).optional(),
+    purpose: enumListParam(PURPOSES, 'Only these purposes: one row per purpose given, or per purpose when absent.').optional(),
+    type: enumListParam(
+      PROPERTY_TYPES,
+      'Only these property types: one row per type given (figures of several types are never merged), or every type together when absent (`type` null).',
+    ).optional(),
     currency: currencyParam('the prices'),
   })
   .strict();
@@ -251,8 +251,8 @@ export const ZTrendsQuery = z
   .object({
     city: textParam(`Only this city. ${CITY_MATCHING}`, 'Yaoundé').optional(),
     neighborhood: textParam('Only this neighbourhood (of `city` when both are given), matched like `city`.', 'Bastos').optional(),
-    type: ZPropertyType.optional(),
-    purpose: ZPurpose.optional(),
+    type: enumListParam(PROPERTY_TYPES, 'Only the rows of these property types.').optional(),
+    purpose: enumListParam(PURPOSES, 'Only the rows of these purposes.').optional(),
     currency: currencyParam('the prices'),
   })
   .strict();

@@ -74,6 +74,7 @@ function page(currency: Currency): TListingsPage {
       has_more: true,
       quota: QUOTA,
       request_id: REQUEST_ID,
+      dataset: 'live',
     },
   };
 }
@@ -89,7 +90,7 @@ function detail(currency: Currency): TListingResponse {
       ...listing(VILLA, currency),
       price_history: HISTORY_XAF.map((h) => ({ date: h.date, price: fromXaf(h.price, currency) })),
     },
-    meta: { quota: QUOTA, request_id: REQUEST_ID },
+    meta: { quota: QUOTA, request_id: REQUEST_ID, dataset: 'live' },
   };
 }
 
@@ -142,7 +143,7 @@ function stats(kind: 'city' | 'neighborhood', currency: Currency): TStatsRespons
           { avg: 1_120_000, p25: 930_000, median: 1_080_000, p75: 1_290_000 },
           currency,
         );
-  return { data: [row], meta: { total: 1, returned: 1, quota: QUOTA, request_id: REQUEST_ID } };
+  return { data: [row], meta: { total: 1, returned: 1, quota: QUOTA, request_id: REQUEST_ID, dataset: 'live' } };
 }
 
 function trend(neighborhood: string, n: number, previous: number, currency: Currency): TMarketTrend {
@@ -169,12 +170,12 @@ function trend(neighborhood: string, n: number, previous: number, currency: Curr
 
 function trends(currency: Currency): TTrendsResponse {
   const data = [trend('Bastos', 42, 37, currency), trend('Golf', 8, 2, currency)];
-  return { data, meta: { total: data.length, returned: data.length, quota: QUOTA, request_id: REQUEST_ID } };
+  return { data, meta: { total: data.length, returned: data.length, quota: QUOTA, request_id: REQUEST_ID, dataset: 'live' } };
 }
 
 const PING: TPingResponse = {
   data: { status: 'ok', time: '2026-11-22T10:15:00.000Z', version: '0.1.0' },
-  meta: { quota: QUOTA, request_id: REQUEST_ID },
+  meta: { quota: QUOTA, request_id: REQUEST_ID, dataset: 'live' },
 };
 
 export interface NamedExample {

@@ -2,6 +2,7 @@
  * Response headers and error responses of the document: every header the API sends,
  * where it sends it, and one problem+json response per error status.
  */
+import { DATASET_HEADER, DATASETS } from '../dataset.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { PROBLEM_EXAMPLES } from './examples.js';
 
@@ -50,6 +51,13 @@ export const HEADERS: Record<string, Header> = {
     schema: unixSeconds,
     example: 1796083200,
   },
+  [DATASET_HEADER]: {
+    description:
+      'Which data the answer comes from: `live` (a live key) or `sample` (the fixed public sample that test keys read); equals `meta.dataset`.',
+    required: true,
+    schema: { type: 'string', enum: [...DATASETS] },
+    example: 'live',
+  },
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 1 }, example: 41 },
   'X-Should-Retry': {
     description: '`false` on `quota_exceeded`: retrying before the reset cannot succeed.',
@@ -77,7 +85,12 @@ export function successHeaders(): Record<string, unknown> {
       { description: HEADERS[h].description, required: true, schema: HEADERS[h].schema, example: HEADERS[h].example },
     ]),
   );
-  return { 'X-Request-Id': ref('X-Request-Id'), ...quota, ...Object.fromEntries(RATE_HEADERS.map((h) => [h, ref(h)])) };
+  return {
+    'X-Request-Id': ref('X-Request-Id'),
+    [DATASET_HEADER]: ref(DATASET_HEADER),
+    ...quota,
+    ...Object.fromEntries(RATE_HEADERS.map((h) => [h, ref(h)])),
+  };
 }
 
 /** Headers of an error answer: quota and rate limit appear once the caller was identified and metered. */

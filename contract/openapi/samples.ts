@@ -10,9 +10,14 @@ export interface CodeSample {
   source: string;
 }
 
-const SDK_SETUP = `import { Mboa } from '@mboa/sdk';
+/** The production API, the SDK's default `baseUrl`. */
+const PRODUCTION_ORIGIN = 'https://api.mboa.cm';
 
-const mboa = new Mboa(); // MBOA_API_KEY and MBOA_BASE_URL from the environment`;
+/** The SDK's setup, naming the server when it is not the production API the SDK calls by default. */
+const sdkSetup = (origin: string) =>
+  origin === PRODUCTION_ORIGIN
+    ? `import { Mboa } from '@mboa/sdk';\n\nconst mboa = new Mboa(); // MBOA_API_KEY from the environment`
+    : `import { Mboa } from '@mboa/sdk';\n\nconst mboa = new Mboa({ baseUrl: '${origin}' }); // MBOA_API_KEY from the environment`;
 
 const CALLS: Partial<Record<EndpointName, { query: string; sdk: string }>> = {
   'listings.search': {
@@ -63,7 +68,7 @@ console.log(data.status, meta.quota.remaining);`,
 export function codeSamples(endpoint: EndpointName, path: string, origin: string): CodeSample[] {
   const call = CALLS[endpoint];
   const curl: CodeSample = { lang: 'Shell', label: 'curl', source: `curl -H "X-API-Key: $MBOA_API_KEY" "${origin}${call?.query ?? path}"` };
-  return call ? [curl, { lang: 'TypeScript', label: '@mboa/sdk', source: `${SDK_SETUP}\n\n${call.sdk}` }] : [curl];
+  return call ? [curl, { lang: 'TypeScript', label: '@mboa/sdk', source: `${sdkSetup(origin)}\n\n${call.sdk}` }] : [curl];
 }
 
 /** The samples as Markdown, appended to the operation's description. */

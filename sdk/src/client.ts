@@ -11,8 +11,8 @@ import { Listings } from './resources/listings.js';
 import { Market } from './resources/market.js';
 import type { PingResponse, Quota } from './types.js';
 
-/** Where the client sends requests when neither `baseUrl` nor `MBOA_BASE_URL` says otherwise: a local server. */
-export const DEFAULT_BASE_URL = 'http://localhost:3000';
+/** Where the client sends requests when neither `baseUrl` nor `MBOA_BASE_URL` says otherwise: the production API. */
+export const DEFAULT_BASE_URL = 'https://api.mboa.cm';
 /** Milliseconds each attempt may take by default. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Retries of a failed call by default (so up to 3 attempts). */
@@ -27,7 +27,8 @@ export interface ClientOptions {
   apiKey?: string | undefined;
   /**
    * Origin of the API, without `/api/v1`. Defaults to the `MBOA_BASE_URL` environment
-   * variable, else `http://localhost:3000` (a local server).
+   * variable, else the production API, `https://api.mboa.cm`. For a local server:
+   * `http://localhost:3000`.
    */
   baseUrl?: string | undefined;
   /** Milliseconds to wait for each attempt's answer (default 60 000). A timed-out attempt is retried. */

@@ -5,15 +5,24 @@ import {
   AccountSuspendedError,
   AuthenticationError,
   BadRequestError,
+  EmailUnverifiedError,
+  HeadersTooLargeError,
+  InternalServerError,
+  InvalidApiKeyError,
   InvalidCursorError,
+  MalformedRequestError,
   Mboa,
   MboaError,
+  MethodNotAllowedError,
+  MissingApiKeyError,
   NotFoundError,
   PermissionDeniedError,
   PlanForbiddenError,
   QuotaExceededError,
   RateLimitError,
+  RequestTimeoutError,
   ServerError,
+  ServiceUnavailableError,
   ValidationError,
 } from '../src/index.js';
 import type { ErrorCode } from '../src/types.js';
@@ -27,16 +36,21 @@ afterEach(() => {
 
 const cases: Array<[ErrorCode, number, abstract new (...args: never[]) => APIError, Array<abstract new (...args: never[]) => Error>]> = [
   ['validation_error', 400, ValidationError, [BadRequestError]],
+  ['malformed_request', 400, MalformedRequestError, [BadRequestError]],
   ['invalid_cursor', 400, InvalidCursorError, [BadRequestError]],
-  ['missing_api_key', 401, AuthenticationError, []],
-  ['invalid_api_key', 401, AuthenticationError, []],
+  ['missing_api_key', 401, MissingApiKeyError, [AuthenticationError]],
+  ['invalid_api_key', 401, InvalidApiKeyError, [AuthenticationError]],
   ['plan_forbidden', 403, PlanForbiddenError, [PermissionDeniedError]],
   ['account_suspended', 403, AccountSuspendedError, [PermissionDeniedError]],
+  ['email_unverified', 403, EmailUnverifiedError, [PermissionDeniedError]],
   ['not_found', 404, NotFoundError, []],
+  ['method_not_allowed', 405, MethodNotAllowedError, []],
+  ['request_timeout', 408, RequestTimeoutError, []],
   ['rate_limited', 429, RateLimitError, []],
   ['quota_exceeded', 429, QuotaExceededError, []],
-  ['internal_error', 500, ServerError, []],
-  ['unavailable', 503, ServerError, []],
+  ['headers_too_large', 431, HeadersTooLargeError, []],
+  ['internal_error', 500, InternalServerError, [ServerError]],
+  ['unavailable', 503, ServiceUnavailableError, [ServerError]],
 ];
 
 describe('error classes', () => {
@@ -154,9 +168,13 @@ describe('client configuration', () => {
     expect(headers?.get('user-agent')).toMatch(/^mboa-sdk-js\/\d+\.\d+\.\d+/);
   });
 
-  it('defaults to http://localhost:3000 and accepts a base URL with or without /api/v1', () => {
+  it('defaults to the production API, then MBOA_BASE_URL, then the option; accepts a base URL with or without /api/v1', () => {
     vi.stubEnv('MBOA_BASE_URL', '');
-    expect(new Mboa({ apiKey: KEY }).baseUrl).toBe('http://localhost:3000');
+    expect(new Mboa({ apiKey: KEY }).baseUrl).toBe('https://api.mboa.cm');
+    vi.stubEnv('MBOA_BASE_URL', 'http://127.0.0.1:8080/');
+    expect(new Mboa({ apiKey: KEY }).baseUrl).toBe('http://127.0.0.1:8080');
+    expect(new Mboa({ apiKey: KEY, baseUrl: 'https://staging.example.cm' }).baseUrl).toBe('https://staging.example.cm');
+    vi.stubEnv('MBOA_BASE_URL', '');
     expect(new Mboa({ apiKey: KEY, baseUrl: 'https://api.example.cm/' }).baseUrl).toBe('https://api.example.cm');
     expect(new Mboa({ apiKey: KEY, baseUrl: 'https://api.example.cm/api/v1/' }).baseUrl).toBe('https://api.example.cm');
     expect(new Mboa({ apiKey: KEY, baseUrl: 'https://example.cm/mboa' }).baseUrl).toBe('https://example.cm/mboa');

@@ -39,6 +39,13 @@ export async function peekToken(prisma: Prisma, token: unknown, purpose: TokenPu
   return { state: 'valid', accountId: row.accountId };
 }
 
+/** The account a token of `purpose` was issued to, whether used, replaced or expired since; null for any other. */
+export async function tokenAccount(prisma: Prisma, token: unknown, purpose: TokenPurpose): Promise<string | null> {
+  if (typeof token !== 'string' || !TOKEN.test(token)) return null;
+  const row = await prisma.emailToken.findUnique({ where: { id: hashOf(token) } });
+  return row && row.purpose === purpose ? row.accountId : null;
+}
+
 /**
  * Uses a token: valid once, before its expiry. Runs inside the caller's transaction when
  * given one, so what the token allows (a new password, say) commits with its use.

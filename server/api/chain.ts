@@ -7,13 +7,14 @@
  * quota headers set; every answer of an identified caller carries them.
  */
 import type pg from 'pg';
-import { PLANS, TEST_KEYS } from '../../contract/plans.js';
+import { DATASET_HEADER } from '../../contract/dataset.js';
+import { PING_RATE_PER_MINUTE, PLANS, TEST_KEYS } from '../../contract/plans.js';
 import { effectiveLimits, keyVerdict, secondsUntilReset } from '../accounts/policy.js';
 import { hashApiKey, isWellFormedApiKey } from '../accounts/api-keys.js';
 import { ApiError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { BackgroundWork } from '../platform/background-work.js';
-import type { Admission, RateState } from '../quota/admission.js';
+import type { Admission, AdmissionCaller, RateState } from '../quota/admission.js';
 import type { ApiResponse, Chain } from './handler.js';
 import { type Caller, context, type RequestContext } from './context.js';
 import type { KeyCache, ResolvedKey } from './key-cache.js';
@@ -104,6 +105,7 @@ export function apiIdentity(deps: PipelineDeps): Chain {
     ctx.caller = caller;
     ctx.keyHash = keyHash;
     ctx.dataset = resolved!.kind === 'test' ? 'sample' : 'live';
+    headersOf(res).setHeader(DATASET_HEADER, ctx.dataset);
     if (verdict === 'suspended') {
       await showQuota(res, caller, at);
       throw new ApiError(
@@ -147,6 +149,26 @@ export function apiStillAllowed(deps: PipelineDeps) {
   };
 }
 
+/**
+ * `ping`: never counted nor refused by the per-minute limit it shows (as it stands, this call
+ * not in it), under a generous limit of its own per account. Answers whatever the quota.
+ */
+async function admitApart(deps: PipelineDeps, res: ApiResponse, caller: Caller & AdmissionCaller, endpoint: string, at: Date) {
+  const ctx = context(res);
+  const own = await deps.admission.admit({ ...caller, ratePerMinute: PING_RATE_PER_MINUTE, rateScope: 'ping' }, endpoint, false, at);
+  ctx.quota = quotaView(caller, own.used, at);
+  setQuotaHeaders(headersOf(res), ctx.quota);
+  if (own.outcome === 'rate_limited') {
+    const wait = String(own.rate!.resetSeconds);
+    setRateHeaders(headersOf(res), own.rate!, at);
+    throw new ApiError('rate_limited', `More than ${PING_RATE_PER_MINUTE} pings a minute. Retry in ${wait} s.`, {
+      headers: { 'Retry-After': wait },
+    });
+  }
+  const rate = await deps.admission.rateNow(caller, at);
+  if (rate) setRateHeaders(headersOf(res), rate, at);
+}
+
 /** The chain's second half, once the request is known valid: rate limit and quota. */
 export function apiAdmission(deps: PipelineDeps): Chain {
   const now = deps.now ?? (() => new Date());
@@ -156,6 +178,7 @@ export function apiAdmission(deps: PipelineDeps): Chain {
     const sample = ctx.dataset === 'sample';
     // Test keys have their own per-minute limit and are never counted.
     const caller = sample ? { ...ctx.caller!, ratePerMinute: TEST_KEYS.ratePerMinute, rateScope: 'test' as const } : ctx.caller!;
+    if (!metadata.rateLimited) return admitApart(deps, res, caller, metadata.endpoint, at);
     // HEAD shows what a GET would, and is never charged.
     const counted = !sample && metadata.counted && req.method === 'GET';
     // Most calls of a busy account: from this instance's lease, with no round trip.

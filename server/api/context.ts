@@ -29,7 +29,7 @@ export function context(res: ServerResponse & { locals?: unknown }): RequestCont
   return res.locals as RequestContext;
 }
 
-/** The part of `meta` every answer carries: the caller's quota and the request id. */
+/** The part of `meta` every answer carries: the caller's quota, the request id and the dataset read. */
 export function callMeta(ctx: RequestContext) {
-  return { quota: ctx.quota!, request_id: ctx.requestId };
+  return { quota: ctx.quota!, request_id: ctx.requestId, dataset: ctx.dataset! };
 }

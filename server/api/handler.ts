@@ -74,15 +74,17 @@ interface CompiledRoute {
   segments: string[];
   /** Its query names places: they are checked, and the filters worked out, before the handler. */
   places: boolean;
+  /** Its query parameters' names, for the suggestions of an unknown one. */
+  parameters: string[];
   /** Its 200 is a stream of another media type (NDJSON), compressed for speed rather than size. */
   streaming: boolean;
 }
 
-/** Whether a route's query has a `city` or `neighborhood` parameter (through its refinements). */
-function queryNamesPlaces(route: AppRoute): boolean {
+/** The names of a route's query parameters (through its refinements). */
+function queryParameterNames(route: AppRoute): string[] {
   let schema = route.query as ZodTypeAny | null | undefined;
   while (schema instanceof ZodEffects) schema = schema.innerType() as ZodTypeAny;
-  return schema instanceof ZodObject && ('city' in schema.shape || 'neighborhood' in schema.shape);
+  return schema instanceof ZodObject ? Object.keys(schema.shape as object) : [];
 }
 
 function compile(contract: AppRouter, handlers: Record<string, unknown>, out: CompiledRoute[] = []): CompiledRoute[] {
@@ -92,12 +94,14 @@ function compile(contract: AppRouter, handlers: Record<string, unknown>, out: Co
       if (typeof handler !== 'function') throw new Error(`no handler for route ${name}`);
       const ok = (node.responses as Record<number, unknown>)[200];
       const streaming = typeof ok === 'object' && ok !== null && 'contentType' in ok;
+      const parameters = queryParameterNames(node);
       out.push({
         route: node,
         metadata: node.metadata as RouteMetadata,
         handler: handler as RouteHandler<AppRoute>,
         segments: node.path.split('/'),
-        places: queryNamesPlaces(node),
+        places: parameters.includes('city') || parameters.includes('neighborhood'),
+        parameters,
         streaming,
       });
     } else {
@@ -198,7 +202,10 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     await deps.identify(req, res, compiled.metadata);
     if (!params.success || !query.success || control.length > 0) {
       await deps.showQuota(req, res, compiled.metadata);
-      throw validationProblemOf({ path: params.success ? null : params.error, query: query.success ? null : query.error, control });
+      throw validationProblemOf(
+        { path: params.success ? null : params.error, query: query.success ? null : query.error, control },
+        compiled.parameters,
+      );
     }
     await deps.admit(req, res, compiled.metadata);
     const reader = deps.readers[ctx.dataset!];

@@ -8,27 +8,49 @@ import type { ErrorRequestHandler } from 'express';
 import type { ZodError } from 'zod';
 import { ERROR_CODES, ERROR_TYPE_BASE, type TFieldError, type TProblem } from '../../contract/errors.js';
 import { ApiError, isDatabaseUnavailable, NotReadyError } from '../platform/errors.js';
+import { closestNames, editDistance, hasControlCharacter, matchKey } from '../platform/text.js';
 import type { Logger } from '../platform/logger.js';
-import { hasControlCharacter } from '../platform/text.js';
 import type { Metrics } from '../platform/metrics.js';
 import type { Admission } from '../quota/admission.js';
 import { context, type RequestContext } from './context.js';
 import { setQuotaHeaders } from './quota-headers.js';
 import { AnswerHeaders } from '../http/answer-headers.js';
 
-function fieldErrors(where: string, error: ZodError | null): TFieldError[] {
-  if (!error) return [];
-  return error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return { path: issue.keys.join(', '), message: `unknown ${where} parameter${issue.keys.length > 1 ? 's' : ''}` };
-    }
-    const path = issue.path.join('.') || where;
-    return { path, message: issue.message };
-  });
+/** An unknown parameter, with the closest names the route knows (`min_prize` → `min_price`). */
+function unknownParameter(where: string, name: string, known: readonly string[]): TFieldError {
+  // The closest only: `min_prize` is min_price, not max_price one edit further.
+  const close = closestNames(name, known);
+  const best = close.length ? editDistance(matchKey(name), matchKey(close[0])) : 0;
+  const suggestions = close.filter((n) => editDistance(matchKey(name), matchKey(n)) === best);
+  const hint = suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : `; known parameters: ${known.join(', ') || 'none'}`;
+  return { path: name, message: `unknown ${where} parameter${hint}`, suggestions };
 }
 
-export function validationProblemOf(errors: { path: ZodError | null; query: ZodError | null; control?: TFieldError[] }): ApiError {
-  const fields = [...(errors.control ?? []), ...fieldErrors('path', errors.path), ...fieldErrors('query', errors.query)];
+/**
+ * One error per parameter at fault, the first the schema found: a value refused for its
+ * form is not checked further, so the schema library's own follow-up message (`Expected
+ * number, received object`) never reaches the caller.
+ */
+function fieldErrors(where: string, error: ZodError | null, known: readonly string[]): TFieldError[] {
+  if (!error) return [];
+  const byPath = new Map<string, TFieldError>();
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) if (!byPath.has(key)) byPath.set(key, unknownParameter(where, key, known));
+      continue;
+    }
+    const path = issue.path.join('.') || where;
+    if (!byPath.has(path)) byPath.set(path, { path, message: issue.message });
+  }
+  return [...byPath.values()];
+}
+
+/** `known`: the route's query parameter names, for the suggestions of an unknown one. */
+export function validationProblemOf(
+  errors: { path: ZodError | null; query: ZodError | null; control?: TFieldError[] },
+  known: readonly string[] = [],
+): ApiError {
+  const fields = [...(errors.control ?? []), ...fieldErrors('path', errors.path, []), ...fieldErrors('query', errors.query, known)];
   const detail = fields.map((e) => `${e.path}: ${e.message}`).join('; ') || 'The request is not valid.';
   return new ApiError('validation_error', detail, { errors: fields });
 }

@@ -26,6 +26,16 @@ function helpText(commands: Command[]): string {
   return ['usage: npm run admin -- <command> [options] [--json]', '', ...commands.map((c) => `  ${c.usage}`)].join('\n');
 }
 
+/** Which database a command acts on, for the operator: never a password. */
+function describeDatabase(databaseUrl: string | undefined, dataDir: string, served: boolean): string {
+  if (databaseUrl) {
+    const u = new URL(databaseUrl);
+    return `PostgreSQL ${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname} (DATABASE_URL)`;
+  }
+  const how = served ? 'served by the running demo server' : 'opened by this command; no server is running on it';
+  return `the embedded PostgreSQL in ${dataDir} (${how}; MBOA_DATA_DIR to choose another, DATABASE_URL for a PostgreSQL server)`;
+}
+
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const json = argv.includes('--json');
@@ -63,6 +73,8 @@ async function main(): Promise<number> {
         embedded = await startEmbeddedPostgres(config.dataDir);
         url = embedded.url;
       }
+      // On stderr, so that --json output stays one document: which database the command changes.
+      console.error(`database: ${describeDatabase(config.databaseUrl, config.dataDir, served !== null)}`);
       return url;
     },
     async db() {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 
 const OWN_ASSETS = join(dirname(fileURLToPath(import.meta.url)), 'assets');
 const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -62,6 +62,20 @@ function contentSecurityPolicy(connectOrigins: string[]): string {
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/**
+ * The site's icon, Mboa's mark, at `/favicon.svg` (which the dashboard's pages link) and
+ * `/favicon.ico` (which browsers ask for by themselves on any other page).
+ */
+export function favicon(): RequestHandler {
+  const body = readFileSync(join(OWN_ASSETS, 'mboa.svg'));
+  return (_req, res) => {
+    res.setHeader('Content-Type', 'image/svg+xml');
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.send(body);
+  };
 }
 
 export function docsRouter(options: { publicUrl?: string } = {}): Router {

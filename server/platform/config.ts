@@ -7,8 +7,24 @@
  * - production (DATABASE_URL set): nothing seeded or created, migrations are a deploy step,
  *   and the secrets must come from the environment.
  */
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+/**
+ * The folder of Mboa's package.json, above this module (from the sources or from dist/):
+ * the demo's data folder is there by default, wherever the server or the CLI is started
+ * from, so that both act on the same embedded database. The working directory when there
+ * is no such folder (never in this repository).
+ */
+function projectRoot(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'mboa') return dir;
+  }
+  return process.cwd();
+}
 
 /** Shortest secret accepted in production: 32 characters (e.g. 24 random bytes in base64). */
 export const SECRET_MIN_LENGTH = 32;
@@ -29,7 +45,8 @@ const ZConfig = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional()
     .describe('Shares the per-minute rate limit and the quota count between server instances'),
-  MBOA_DATA_DIR: z.string().default('.mboa-data'),
+  /** The demo's data folder; `.mboa-data` in the project's folder when absent. */
+  MBOA_DATA_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Listings generated on the first start of an empty embedded database (demo mode only). */
   MBOA_SEED_LISTINGS: z.coerce.number().int().min(0).default(5000),
@@ -113,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
     host: c.HOST,
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
-    dataDir: resolve(c.MBOA_DATA_DIR),
+    dataDir: c.MBOA_DATA_DIR ? resolve(c.MBOA_DATA_DIR) : join(projectRoot(), '.mboa-data'),
     logLevel: c.LOG_LEVEL,
     seedListings: c.MBOA_SEED_LISTINGS,
     marketRefreshMinutes: c.MARKET_REFRESH_MINUTES,

@@ -23,7 +23,7 @@ import { Failover } from './failover.js';
 import { type Lease, LEASE_MIN_RATE, LEASE_MS, Leases, type LeaseWrite } from './leases.js';
 import { PostgresStore } from './postgres-store.js';
 import { RedisStore } from './redis-store.js';
-import { type AdmitAnswer, AdmitCode, type AdmitInput, type AnsweredCall, rateKey, WINDOW_MS } from './store.js';
+import { type AdmitAnswer, AdmitCode, type AdmitInput, type AnsweredCall, type RateScope, rateKey, WINDOW_MS } from './store.js';
 import { UsageFlusher } from './usage-flusher.js';
 import { usageKeys } from './usage-keys.js';
 
@@ -32,8 +32,8 @@ export interface AdmissionCaller {
   keyId: string;
   monthlyQuota: number | null;
   ratePerMinute: number | null;
-  /** Whose per-minute window: the account's live calls, or its test keys' (counted apart). */
-  rateScope?: 'live' | 'test';
+  /** Whose per-minute window: the account's live calls, its test keys' or its pings (each counted apart). */
+  rateScope?: RateScope;
 }
 
 /** Told of every counted call once counted (the quota e-mails); never awaited. */
@@ -93,7 +93,7 @@ function rateState(caller: AdmissionCaller, rateCount: number, at: Date): RateSt
 
 /** Whether an account's counted calls may be leased (see leases.ts). */
 const leasable = (caller: AdmissionCaller) =>
-  caller.rateScope !== 'test' && (caller.ratePerMinute === null || caller.ratePerMinute >= LEASE_MIN_RATE);
+  (caller.rateScope ?? 'live') === 'live' && (caller.ratePerMinute === null || caller.ratePerMinute >= LEASE_MIN_RATE);
 
 /** A store's answer, from a lease when it came from one. */
 type Admitted = AdmitAnswer & { lease?: Lease };
@@ -269,6 +269,12 @@ export class Admission {
         settled: false,
       },
     };
+  }
+
+  /** The per-minute limit as it stands, without taking a call of it (for `ping`); null when unlimited. */
+  async rateNow(caller: AdmissionCaller, now: Date): Promise<RateState | null> {
+    if (caller.ratePerMinute === null) return null;
+    return rateState(caller, await this.stores.rateCalls(caller.accountId, caller.rateScope ?? 'live', now.getTime()), now);
   }
 
   /** The quota as it stands, without taking anything (for answers refused before admission). */

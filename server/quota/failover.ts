@@ -22,6 +22,7 @@ import {
   type AnsweredCall,
   type HeldSlot,
   type QuotaNow,
+  type RateScope,
   rateKey,
   WINDOW_MS,
   windowStart,
@@ -151,6 +152,18 @@ export class Failover implements AdmissionStore {
 
   release(slot: HeldSlot): Promise<void> {
     return slot.store === 'postgres' ? this.postgres.release(slot) : this.redis!.release(slot);
+  }
+
+  /** Calls in this minute's window, without taking one: Redis's count while it answers, else PostgreSQL's. */
+  async rateCalls(accountId: string, rateScope: RateScope, nowMs: number): Promise<number> {
+    if (this.redisInUse()) {
+      try {
+        return await this.redis!.rateCalls(accountId, rateScope, nowMs);
+      } catch (err) {
+        this.failed(err as Error);
+      }
+    }
+    return this.postgres.rateCalls(accountId, rateScope, nowMs);
   }
 
   async peek(accountId: string, month: string, nowMs: number): Promise<QuotaNow> {

@@ -4,8 +4,8 @@
  * answers as the Redis store, exact across instances through row locks, at the price of
  * two database round trips per counted call (admission, then the count).
  *
- * Test keys' per-minute window is a row of rate_windows under an account id of its own
- * (`{account}#test`); the month's count is monthly_usage, the slots held are quota_holds.
+ * Test keys' and pings' per-minute windows are rows of rate_windows under account ids of
+ * their own (`{account}#test`, `{account}#ping`); the month's count is monthly_usage, the slots held are quota_holds.
  */
 import type pg from 'pg';
 import { isDatabaseUnavailable } from '../platform/errors.js';
@@ -33,15 +33,15 @@ const PEEK_SQL = `SELECT coalesce((SELECT used FROM monthly_usage WHERE account_
 const COUNT_RETRY_MS = 30_000;
 
 /** The row of rate_windows that holds a window. */
-const rateAccount = (accountId: string, rateScope: RateScope) => (rateScope === 'test' ? `${accountId}#test` : accountId);
+const rateAccount = (accountId: string, rateScope: RateScope) => (rateScope === 'live' ? accountId : `${accountId}#${rateScope}`);
 
 export class PostgresStore implements AdmissionStore {
   constructor(private readonly pool: pg.Pool) {}
 
   /** `seed` and `lease` do not apply: PostgreSQL is where the month's count is kept, and it leases nothing. */
   async admit(input: AdmitInput): Promise<AdmitAnswer> {
-    // Test keys: their own per-minute window, nothing counted; the quota shown is the account's, as it stands.
-    const test = input.rateScope === 'test';
+    // Test keys and pings: their own per-minute window, nothing counted; the quota shown is the account's, as it stands.
+    const test = input.rateScope !== 'live';
     const now = new Date(input.nowMs);
     const { rows } = await this.pool.query<{ status: number; rate_calls: number; used: number | null; pending: number }>(ADMIT_SQL, [
       rateAccount(input.accountId, input.rateScope),

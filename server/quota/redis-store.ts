@@ -107,7 +107,7 @@ export class RedisStore implements AdmissionStore {
   }
 
   private keys(accountId: string, month: string, nowMs: number, rateScope: RateScope = 'live'): [string, string, string] {
-    const window = `${rateScope === 'test' ? 'test:' : ''}${Math.floor(nowMs / WINDOW_MS)}`;
+    const window = `${rateScope === 'live' ? '' : `${rateScope}:`}${Math.floor(nowMs / WINDOW_MS)}`;
     return [`mboa:q:{${accountId}}:${month}`, `mboa:qh:{${accountId}}:${month}`, `mboa:rl:{${accountId}}:${window}`];
   }
 
@@ -155,6 +155,11 @@ export class RedisStore implements AdmissionStore {
   /** Raises this minute's window of an account (and scope) to at least `calls`. */
   async raiseRate(accountId: string, rateScope: RateScope, nowMs: number, calls: number): Promise<void> {
     if (calls > 0) await this.redis.mboaRaise(this.keys(accountId, '', nowMs, rateScope)[2], calls, WINDOW_MS + 1_000);
+  }
+
+  /** Calls in this minute's window of an account (and scope), without taking one. */
+  async rateCalls(accountId: string, rateScope: RateScope, nowMs: number): Promise<number> {
+    return Number((await this.redis.get(this.keys(accountId, '', nowMs, rateScope)[2])) ?? 0);
   }
 
   /** The month's count and slots held now, or null when Redis does not know the month. */

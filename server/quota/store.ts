@@ -26,8 +26,8 @@ export const enum AdmitCode {
 
 export type StoreName = 'redis' | 'postgres';
 
-/** Whose per-minute window: an account's live calls, or its test keys' (counted apart). */
-export type RateScope = 'live' | 'test';
+/** Whose per-minute window: an account's live calls, its test keys' or its pings (each counted apart). */
+export type RateScope = 'live' | 'test' | 'ping';
 
 export interface AdmitInput {
   accountId: string;

@@ -5,7 +5,7 @@
  */
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { buildOpenApiDocument } from '../../contract/openapi.js';
-import { docsRouter } from '../docs/index.js';
+import { docsRouter, favicon } from '../docs/index.js';
 import { ApiError, NotReadyError } from '../platform/errors.js';
 import type { Admission } from '../quota/admission.js';
 import { errorHandler } from '../api/problem.js';
@@ -55,6 +55,35 @@ function gate(drain: Drain, readiness: Readiness): RequestHandler {
   };
 }
 
+/** A host the samples may name: a name or address and a port, nothing that could break out of a sample's quotes. */
+const SAMPLE_HOST = /^https?:\/\/(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/** Documents kept per origin asked for (without MBOA_PUBLIC_URL): a few in practice; emptied when full. */
+const ORIGINS_KEPT = 16;
+
+/**
+ * The OpenAPI document, by the origin it is asked from: with MBOA_PUBLIC_URL one document
+ * naming it; without, the samples name the address the document was served from (a demo
+ * on another port or host), so that they work as copied.
+ */
+function openApiFor(publicUrl: string | undefined): (origin: string) => ReturnType<typeof buildOpenApiDocument> {
+  if (publicUrl) {
+    const document = buildOpenApiDocument({ version: VERSION, serverUrl: publicUrl });
+    return () => document;
+  }
+  const fallback = buildOpenApiDocument({ version: VERSION });
+  const byOrigin = new Map<string, ReturnType<typeof buildOpenApiDocument>>();
+  return (origin) => {
+    if (!SAMPLE_HOST.test(origin)) return fallback;
+    let document = byOrigin.get(origin);
+    if (!document) {
+      if (byOrigin.size >= ORIGINS_KEPT) byOrigin.clear();
+      document = buildOpenApiDocument({ version: VERSION, sampleOrigin: origin });
+      byOrigin.set(origin, document);
+    }
+    return document;
+  };
+}
+
 export function buildApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -71,13 +100,14 @@ export function buildApp(deps: AppDeps): Express {
   app.use(
     opsRoutes({ readiness: deps.readiness, metrics: deps.metrics, metricsToken: deps.metricsToken, draining: () => deps.drain.isDraining }),
   );
+  app.get(['/favicon.ico', '/favicon.svg'], favicon());
   app.use(gate(deps.drain, deps.readiness));
-  const openapi = buildOpenApiDocument({ version: VERSION, serverUrl: deps.publicUrl });
+  const openapi = openApiFor(deps.publicUrl);
   app.get('/', (_req, res) => {
     res.json({ name: 'Mboa real estate data API', version: VERSION, docs: '/docs', openapi: '/api/v1/openapi.json' });
   });
-  app.get('/api/v1/openapi.json', (_req, res) => {
-    res.json(openapi);
+  app.get('/api/v1/openapi.json', (req, res) => {
+    res.json(openapi(`${req.protocol}://${req.get('host') ?? ''}`));
   });
   app.use('/docs', docsRouter({ publicUrl: deps.publicUrl }));
   if (deps.dashboard) app.use('/dashboard', deps.dashboard);

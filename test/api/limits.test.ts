@@ -3,6 +3,7 @@
  * reachable; concurrency must never let an account past its quota or lose a count.
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { PING_RATE_PER_MINUTE } from '../../contract/plans.js';
 import { itWhen } from '../helpers/requires.js';
 import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
 
@@ -62,6 +63,39 @@ describe.each([
         await a.close();
         await b.close();
       }
+    });
+  });
+
+  describe('ping', () => {
+    it('answers past the per-minute limit, never takes from it, and shows it as it stands', async () => {
+      const { id, key } = await t.account('starter', { rateLimit: 3, monthlyQuota: 50 });
+      const before = await get(t.baseUrl, '/api/v1/ping', key);
+      expect(before.status).toBe(200);
+      expect(before.headers.get('ratelimit')).toMatch(/^"minute";r=3;t=\d+$/);
+      for (let i = 0; i < 3; i++) expect((await get(t.baseUrl, SEARCH, key)).status).toBe(200);
+      expect((await get(t.baseUrl, SEARCH, key)).status).toBe(429);
+      for (let i = 0; i < 10; i++) {
+        const ping = await get(t.baseUrl, '/api/v1/ping', key);
+        expect(ping.status, ping.text).toBe(200);
+        expect(ping.headers.get('ratelimit-policy')).toBe('"minute";q=3;w=60');
+        expect(ping.headers.get('x-ratelimit-remaining')).toBe('0');
+        expect(ping.headers.get('ratelimit')).toMatch(/^"minute";r=0;t=\d+$/);
+        expect(ping.body.meta.quota).toMatchObject({ used: 3, remaining: 47, limit: 50 });
+        expect(ping.headers.get('x-quota-remaining')).toBe('47');
+      }
+      expect(await storedUsage(t, id)).toBe(3);
+    });
+
+    it(`has a limit of its own, ${PING_RATE_PER_MINUTE} a minute per account, apart from the plan's`, async () => {
+      const { key } = await t.account('pro', { rateLimit: 5 });
+      const answers = await Promise.all(Array.from({ length: PING_RATE_PER_MINUTE + 5 }, () => get(t.baseUrl, '/api/v1/ping', key)));
+      const refused = answers.filter((a) => a.status === 429);
+      // Within one minute's window, or two when the test straddles a window's end.
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused.length).toBeLessThanOrEqual(5);
+      expect(refused[0].body.detail).toMatch(/pings a minute/);
+      // The plan's window is untouched.
+      expect((await get(t.baseUrl, SEARCH, key)).headers.get('ratelimit')).toMatch(/^"minute";r=4;/);
     });
   });
 

@@ -14,6 +14,7 @@ import { ZProblem } from '../../contract/errors.js';
 import { buildOpenApiDocument } from '../../contract/openapi.js';
 import { PROBLEM_EXAMPLES, SUCCESS_EXAMPLES } from '../../contract/openapi/examples.js';
 import { contract } from '../../contract/router.js';
+import { ZMarketStat } from '../../contract/schemas.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { createServer } from '../../server/start/create-server.js';
 import { type Answer, OpenApiValidator } from '../helpers/openapi-validator.js';
@@ -117,11 +118,12 @@ beforeAll(async () => {
     await call(base, path, { key: suspended.key, expected: 403 });
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
       await call(base, path.split('?')[0], { key: enterprise, method, expected: 405 });
-    // 429 rate_limited: one call a minute, the second refused (on a plan that has the route).
+    // 429 rate_limited: one call a minute, the second refused (on a plan that has the route);
+    // ping answers whatever the per-minute limit.
     const plan = route.metadata.plans.includes('pro') ? 'pro' : 'enterprise';
     const limited = await t.account(plan, { rateLimit: 1 });
     await call(base, path, { key: limited.key, expected: 200 });
-    await call(base, path, { key: limited.key, expected: 429 });
+    await call(base, path, { key: limited.key, expected: route.metadata.rateLimited ? 429 : 200 });
     // 429 quota_exceeded: one call a month (ping is never counted).
     if (route.metadata.counted) {
       const capped = await t.account(plan, { monthlyQuota: 1 });
@@ -258,13 +260,46 @@ describe('the document', () => {
     expect(document['x-mboa-places'].Douala).toContain('Bonapriso');
     expect(document.info.description).toContain('| Yaoundé | Bastos, Golf');
     for (const [template, item] of Object.entries(document.paths)) {
-      const params = (item.get as { parameters: Array<{ name: string; in: string; example?: unknown }> }).parameters;
+      const params = (item.get as { parameters: Array<{ name: string; in: string; example?: unknown; description: string }> }).parameters;
       for (const p of params.filter((q) => q.in === 'query' && q.name !== 'cursor')) {
-        const path = `${template.replace('{id}', listingId)}?${p.name}=${encodeURIComponent(String(p.example))}`;
+        // Shown in the form ("Try it out" fills it in), or in the description.
+        const example = p.example ?? /Example: `([^`]+)`\.$/.exec(p.description)?.[1];
+        expect(example, `${template} ${p.name}`).toBeDefined();
+        const value = Array.isArray(example) ? example.join(',') : String(example);
+        const path = `${template.replace('{id}', listingId)}?${p.name}=${encodeURIComponent(value)}`;
         const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': t.keys.enterprise } });
         expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
       }
     }
+  });
+
+  it('executes as first shown: the examples "Try it out" fills in make a valid request that finds listings', async () => {
+    for (const [template, item] of Object.entries(document.paths)) {
+      const params = (item.get as { parameters: Array<{ name: string; in: string; example?: unknown }> }).parameters;
+      const query = params
+        .filter((p) => p.in === 'query' && p.example !== undefined)
+        .map((p) => `${p.name}=${encodeURIComponent(Array.isArray(p.example) ? p.example.join(',') : String(p.example))}`);
+      expect(params.find((p) => p.name === 'cursor')?.example, 'no placeholder cursor').toBeUndefined();
+      expect(params.find((p) => p.name === 'currency')?.example, 'no currency filled in').toBeUndefined();
+      // The listing id is an example of the form, not a listing of this database: a real one is used.
+      const path = `${template.replace('{id}', listingId)}${query.length ? `?${query.join('&')}` : ''}`;
+      const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': t.keys.enterprise, 'Accept-Encoding': 'identity' } });
+      const text = await res.text();
+      expect(res.status, `${path}: ${text}`).toBe(200);
+      if (template === '/api/v1/listings') expect(JSON.parse(text).data.length, path).toBeGreaterThan(0);
+    }
+  });
+
+  it('names the address it is served from in its samples when MBOA_PUBLIC_URL is not set', async () => {
+    const served = (await (await fetch(`${t.baseUrl}/api/v1/openapi.json`)).json()) as typeof document;
+    const text = JSON.stringify(served.paths);
+    expect(text).toContain(`curl -H \\"X-API-Key: $MBOA_API_KEY\\" \\"${t.baseUrl}/api/v1/listings?`);
+    expect(text).toContain(`new Mboa({ baseUrl: '${t.baseUrl}' })`);
+    expect(text).not.toContain('localhost:3000');
+    expect(served.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    // A Host header that is no host never reaches a sample.
+    const odd = await fetch(`${t.baseUrl}/api/v1/openapi.json`, { headers: { Host: 'evil.cm"; rm -rf ~; "' } }).catch(() => null);
+    if (odd?.ok) expect(JSON.stringify(await odd.json())).not.toContain('rm -rf');
   });
 
   it('takes its server from MBOA_PUBLIC_URL, and is relative without it', () => {
@@ -305,4 +340,32 @@ describe('the document', () => {
     },
     60_000,
   );
+});
+
+describe('descriptions say what the answers hold', () => {
+  /** The fields a figure named in prose stands for, on a row of `shape`. */
+  const FIGURES: Record<string, string[]> = {
+    mean: ['avg'],
+    minimum: ['min'],
+    maximum: ['max'],
+    median: ['median'],
+    quartiles: ['p25', 'p75'],
+  };
+
+  it.each([
+    ['price', '_price'],
+    ['price per m²', '_price_per_m2'],
+  ])('every figure of %s the stats description names is a field of its rows', (subject, suffix) => {
+    const description = contract.market.stats.description!;
+    const shape = ZMarketStat.shape as Record<string, unknown>;
+    // The figures listed just before "of <subject>" (up to the previous semicolon or sentence).
+    const clauses = [...description.matchAll(new RegExp(`([^;.]*?)\\bof ${subject}(?! per)`, 'g'))].map((m) => m[1]);
+    expect(clauses.length, description).toBeGreaterThan(0);
+    for (const clause of clauses) {
+      for (const [word, prefixes] of Object.entries(FIGURES)) {
+        if (!new RegExp(`\\b${word}\\b`).test(clause)) continue;
+        for (const prefix of prefixes) expect(shape, `"${word}" of ${subject}`).toHaveProperty(`${prefix}${suffix}`);
+      }
+    }
+  });
 });

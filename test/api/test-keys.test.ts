@@ -57,6 +57,31 @@ describe('a test key', () => {
     expect((await get(t.baseUrl, '/api/v1/market/trends?city=Douala', testKey)).status).toBe(200);
   });
 
+  it('marks every answer: meta.dataset and X-Mboa-Dataset say sample, and live for a live key', async () => {
+    const { testKey, key } = await accountWithTestKey('pro');
+    const page = await get(t.baseUrl, '/api/v1/listings?limit=1', testKey);
+    const id = page.body.data[0].id as string;
+    for (const path of [
+      '/api/v1/listings?limit=1',
+      `/api/v1/listings/${id}`,
+      '/api/v1/market/stats',
+      '/api/v1/market/trends',
+      '/api/v1/ping',
+    ]) {
+      const res = await get(t.baseUrl, path, testKey);
+      expect(res.status, path).toBe(200);
+      expect(res.body.meta.dataset, path).toBe('sample');
+      expect(res.headers.get('x-mboa-dataset'), path).toBe('sample');
+      const live = await get(t.baseUrl, path.replace(id, page.body.data[0].id), key);
+      expect(live.headers.get('x-mboa-dataset'), path).toBe('live');
+      if (live.status === 200) expect(live.body.meta.dataset, path).toBe('live');
+    }
+    // Errors of a known caller say it too.
+    const refused = await get(t.baseUrl, '/api/v1/listings?limit=0', testKey);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('x-mboa-dataset')).toBe('sample');
+  });
+
   it('answers the same on every run: the sample is fixed', async () => {
     const { testKey } = await accountWithTestKey();
     const { rows } = await sample.query<{ version: number; n: number }>(
@@ -87,16 +112,20 @@ describe('a test key', () => {
 
   it(`has its own per-minute limit (${TEST_KEYS.ratePerMinute}), apart from the account's live calls`, async () => {
     const { key, testKey } = await accountWithTestKey('starter');
-    const first = await get(t.baseUrl, '/api/v1/ping', testKey);
+    const first = await get(t.baseUrl, '/api/v1/listings?limit=1', testKey);
     expect(first.headers.get('ratelimit-policy')).toBe(`"minute";q=${TEST_KEYS.ratePerMinute};w=60`);
     let refused = null;
     for (let i = 1; i <= TEST_KEYS.ratePerMinute + 1 && !refused; i++) {
-      const res = await get(t.baseUrl, '/api/v1/ping', testKey);
+      const res = await get(t.baseUrl, '/api/v1/listings?limit=1', testKey);
       if (res.status === 429) refused = { at: i, res };
     }
     expect(refused?.res.body.code).toBe('rate_limited');
+    // A test key's ping still answers, showing its spent window.
+    const ping = await get(t.baseUrl, '/api/v1/ping', testKey);
+    expect(ping.status).toBe(200);
+    expect(ping.headers.get('ratelimit')).toMatch(/^"minute";r=0;/);
     // The live key still has its whole window (Starter: 30 a minute).
-    const live = await get(t.baseUrl, '/api/v1/ping', key);
+    const live = await get(t.baseUrl, '/api/v1/listings?limit=1', key);
     expect(live.status).toBe(200);
     expect(live.headers.get('ratelimit')).toMatch(/^"minute";r=29;/);
   });

@@ -1,5 +1,10 @@
 /** The operator CLI, run as a process: every command with --json, refusals and bad arguments. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/platform/config.js';
 import { randomId } from '../../server/platform/ids.js';
 import { admin } from '../helpers/admin.js';
 import { get, startTestServer, type TestServer } from '../helpers/server.js';
@@ -115,5 +120,39 @@ describe('bad arguments: a clear message and a non-zero exit', () => {
     const again = await admin(['accounts', 'create', '--email', e.toUpperCase(), '--plan', 'pro']);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already exists/);
+  });
+});
+
+describe('which database', () => {
+  it('says on stderr which PostgreSQL it acts on, without the password, and keeps --json output whole', async () => {
+    const res = await admin(['accounts', 'create', '--email', email(), '--plan', 'starter', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const u = new URL(process.env.DATABASE_URL!);
+    expect(res.stderr).toContain(`database: PostgreSQL ${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname} (DATABASE_URL)`);
+    if (u.password) expect(res.stderr).not.toContain(u.password);
+    expect(res.json.key).toMatch(/^mboa_live_/);
+  });
+
+  it('without DATABASE_URL, names the embedded database and the running server it shares it with', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mboa-cli-'));
+    try {
+      // What a running demo server leaves in its data folder: its pid (alive) and its address.
+      writeFileSync(join(dir, 'embedded.json'), JSON.stringify({ pid: process.pid, url: process.env.DATABASE_URL }));
+      const e = email();
+      const res = await admin(['accounts', 'create', '--email', e, '--plan', 'starter', '--json'], {
+        DATABASE_URL: '',
+        MBOA_DATA_DIR: dir,
+      });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toContain(`database: the embedded PostgreSQL in ${dir} (served by the running demo server;`);
+      expect(await t.db.prisma.account.count({ where: { email: e } })).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('defaults to the data folder of the project, wherever it is started from, as the server does', () => {
+    expect(loadConfig({}, { secrets: 'optional' }).dataDir).toBe(fileURLToPath(new URL('../../.mboa-data', import.meta.url)));
+    expect(loadConfig({ MBOA_DATA_DIR: '/srv/mboa' }, { secrets: 'optional' }).dataDir).toBe('/srv/mboa');
   });
 });

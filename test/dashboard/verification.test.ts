@@ -62,10 +62,11 @@ describe('sign-up, then confirmation by e-mail', () => {
     expect((await apiGet(t.baseUrl, '/api/v1/listings?limit=1', key)).status).toBe(200);
     expect(textOf((await client.get('/dashboard/')).text)).not.toContain('is not confirmed yet');
 
-    // The link is spent: a second click is refused, and changes nothing.
+    // The link is spent: a second click changes nothing, and tells the confirmed customer so.
     const again = await t.client().get(pathOf(link));
-    expect(again.status).toBe(404);
-    expect(textOf(again.text)).toContain('This confirmation link is not valid or was already used');
+    expect(again.status).toBe(200);
+    expect(textOf(again.text)).toContain('This address was already confirmed: your API keys work.');
+    expect(textOf(again.text)).not.toContain('not valid');
   });
 
   it('writes the e-mail in the language of the sign-up', async () => {

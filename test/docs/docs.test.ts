@@ -66,6 +66,17 @@ describe('the reference page over HTTP', () => {
     }
   });
 
+  it('has an icon at /favicon.ico and /favicon.svg, which the dashboard links: no page asks for a missing one', async () => {
+    for (const path of ['/favicon.ico', '/favicon.svg']) {
+      const res = await fetch(`${t.baseUrl}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toMatch(/^image\/svg\+xml/);
+      expect(await res.text()).toContain('<svg');
+    }
+    const login = await (await fetch(`${t.baseUrl}/dashboard/login`)).text();
+    expect(login).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+  });
+
   it('documents a curl and an SDK sample in every operation', async () => {
     const spec = (await (await fetch(`${t.baseUrl}/api/v1/openapi.json`)).json()) as {
       paths: Record<
@@ -182,4 +193,34 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the reference page
     expect(foreign).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('"Try it out" answers 200 on the first click, as shown, and its samples name this server', async () => {
+    // The key as Swagger UI's Authorize dialog would send it.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, extraHTTPHeaders: { 'X-API-Key': t.keys.pro } });
+    const page = await context.newPage();
+    const missing: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() === 404) missing.push(r.url());
+    });
+    await page.goto(`${t.baseUrl}/docs`);
+    await page.waitForSelector('.swagger-ui .info .title');
+    for (const id of ['searchListings', 'getMarketStats', 'getMarketTrends', 'ping']) {
+      const op = block(page, id);
+      await op.locator('.opblock-summary').click();
+      const samples = await op.locator('.opblock-description-wrapper').first().textContent();
+      expect(samples, id).toContain(`curl -H "X-API-Key: $MBOA_API_KEY" "${t.baseUrl}/api/v1/`);
+      expect(samples, id).not.toContain('localhost:3000');
+      await op.locator('button.try-out__btn').click();
+      const answer = page.waitForResponse((r) => r.url().startsWith(`${t.baseUrl}/api/v1/`) && r.request().method() === 'GET');
+      await op.locator('button.execute').click();
+      const res = await answer;
+      expect(res.status(), `${id}: ${res.url()} ${await res.text()}`).toBe(200);
+      await op.locator('.live-responses-table tr.response .response-col_status').first().waitFor();
+      expect((await op.locator('.live-responses-table tr.response .response-col_status').first().textContent())?.trim(), id).toBe('200');
+      if (id === 'searchListings') expect(((await res.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    }
+    await block(page, 'searchListings').screenshot({ path: join(ARTIFACTS, 'search-try-it-out.png') });
+    expect(missing).toEqual([]);
+    await context.close();
+  }, 90_000);
 });

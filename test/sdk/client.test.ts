@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   ConnectionError,
+  InvalidApiKeyError,
   InvalidCursorError,
   Mboa,
   MboaError,
@@ -186,6 +187,18 @@ describe('withResponse, headers and logging against the server', () => {
   });
 });
 
+describe('lists and marked answers', () => {
+  it('sends an array of purposes as one list, and reads meta.dataset', async () => {
+    const both = await mboa.listings.search({ city: 'Douala', purpose: ['rent', 'furnished_rent'], limit: 1 });
+    const rent = await mboa.listings.search({ city: 'Douala', purpose: 'rent', limit: 1 });
+    const furnished = await mboa.listings.search({ city: 'Douala', purpose: 'furnished_rent', limit: 1 });
+    expect(both.meta.total).toBe(rent.meta.total + furnished.meta.total);
+    expect(both.meta.dataset).toBe('live');
+    const stats = await mboa.market.stats({ city: 'Douala', purpose: ['sale', 'rent'], type: ['villa', 'house'] });
+    expect(new Set(stats.data.map((r) => r.purpose))).toEqual(new Set(['sale', 'rent']));
+  });
+});
+
 describe('errors from the real server', () => {
   /** Runs `call` and returns what it threw. */
   async function thrown(call: () => Promise<unknown>): Promise<MboaError> {
@@ -218,6 +231,7 @@ describe('errors from the real server', () => {
   it('bad key: AuthenticationError invalid_api_key', async () => {
     const e = await thrown(() => client('mboa_live_00000000000000000000000000000000').listings.search());
     expect(e).toBeInstanceOf(AuthenticationError);
+    expect(e).toBeInstanceOf(InvalidApiKeyError);
     expect(e).toMatchObject({ status: 401, code: 'invalid_api_key' });
     expect(e.requestId).toMatch(/^req_/);
   });
@@ -275,12 +289,15 @@ describe('errors from the real server', () => {
   it('over the per-minute limit: RateLimitError with retryAfter', async () => {
     const { key } = await t.account('starter', { rateLimit: 1 });
     const limited = client(key);
-    await limited.ping();
-    const e = (await thrown(() => limited.ping())) as RateLimitError;
+    await limited.market.stats();
+    const e = (await thrown(() => limited.market.stats())) as RateLimitError;
     expect(e).toBeInstanceOf(RateLimitError);
     expect(e).toMatchObject({ status: 429, code: 'rate_limited' });
     expect(e.retryAfter).toBeGreaterThanOrEqual(1);
     expect(e.retryAfter).toBeLessThanOrEqual(60);
+    // ping still answers, and shows the spent window.
+    const { headers } = await limited.ping().withResponse();
+    expect(headers['x-ratelimit-remaining']).toBe('0');
   });
 
   it('nothing listening: ConnectionError', async () => {

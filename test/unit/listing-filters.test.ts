@@ -28,8 +28,8 @@ describe('listingFilterSql', () => {
       'l.status = $1::"ListingStatus"',
       'l.city_key = $2',
       'l.neighborhood_key = $3',
-      'l.type = $4::"PropertyType"',
-      'l.purpose = $5::"Purpose"',
+      'l.type = ANY($4::"PropertyType"[])',
+      'l.purpose = ANY($5::"Purpose"[])',
       'l.price >= $6::bigint',
       'l.price <= $7::bigint',
       'l.surface >= $8',
@@ -43,8 +43,8 @@ describe('listingFilterSql', () => {
       'sold',
       'yaounde',
       'biyem assi',
-      'villa',
-      'sale',
+      ['villa'],
+      ['sale'],
       '1000',
       '2000',
       50,
@@ -67,14 +67,29 @@ describe('listingFilterSql', () => {
   it('serves the market tables through the same columns, on their own alias, continuing given parameters', () => {
     const sql = new SqlConditions();
     sql.param('already there');
-    listingFilterSql(effectiveFilters({ city: 'douala', neighborhood: 'Deïdo', type: 'land', purpose: 'rent' }), 's', sql);
+    listingFilterSql(effectiveFilters({ city: 'douala', neighborhood: 'Deïdo', type: ['land'], purpose: ['rent'] }), 's', sql);
     expect(sql.conditions).toEqual([
       's.city_key = $2',
       's.neighborhood_key = $3',
-      's.type = $4::"PropertyType"',
-      's.purpose = $5::"Purpose"',
+      's.type = ANY($4::"PropertyType"[])',
+      's.purpose = ANY($5::"Purpose"[])',
     ]);
-    expect(sql.params).toEqual(['already there', 'douala', 'deido', 'land', 'rent']);
+    expect(sql.params).toEqual(['already there', 'douala', 'deido', ['land'], ['rent']]);
+  });
+
+  it('reads enum values in any case and lists separated by commas, sorted and distinct', () => {
+    const f = effectiveFilters(parse({ type: 'Villa,HOUSE,villa', purpose: 'Rent, sale', sort: '-PRICE', status: 'Any', currency: 'eur' }));
+    expect(f.type).toEqual(['house', 'villa']);
+    expect(f.purpose).toEqual(['rent', 'sale']);
+    expect(f.status).toBeUndefined();
+    expect(ZListingsQuery.parse({ sort: '-PRICE', currency: 'eur' })).toMatchObject({ sort: '-price', currency: 'EUR' });
+  });
+
+  it('binds cursors to lists whatever their order, and apart from any other list', () => {
+    const bound = (q: Record<string, string>) => canonicalFilters(effectiveFilters(parse(q)));
+    expect(bound({ purpose: 'sale,rent' })).toEqual(bound({ purpose: 'RENT,sale' }));
+    expect(bound({ purpose: 'sale,rent' })).not.toEqual(bound({ purpose: 'sale' }));
+    expect(bound({ purpose: 'sale' })).toEqual({ status: 'active', purpose: 'sale' });
   });
 
   it('reads EUR price bounds as the XAF range whose shown EUR price is within them', () => {

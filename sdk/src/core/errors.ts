@@ -121,6 +121,9 @@ export class APIError extends MboaError {
 /** 400 for a request the API will not serve as sent. */
 export class BadRequestError extends APIError {}
 
+/** 400 `malformed_request`: the HTTP request itself could not be read (bad encoding, bad URL). */
+export class MalformedRequestError extends BadRequestError {}
+
 /** 400 `validation_error`: a parameter is missing, malformed, out of range or unknown. */
 export class ValidationError extends BadRequestError {
   /** Each parameter at fault, e.g. `{ path: 'limit', message: 'must be between 1 and 200' }`. */
@@ -142,6 +145,12 @@ export class InvalidCursorError extends BadRequestError {}
 /** 401 `missing_api_key` or `invalid_api_key` (unknown, malformed or revoked key). */
 export class AuthenticationError extends APIError {}
 
+/** 401 `missing_api_key`: no `X-API-Key` header reached the API. */
+export class MissingApiKeyError extends AuthenticationError {}
+
+/** 401 `invalid_api_key`: the key is unknown, malformed or revoked. */
+export class InvalidApiKeyError extends AuthenticationError {}
+
 /** 403: the key is valid but may not do this. */
 export class PermissionDeniedError extends APIError {}
 
@@ -151,8 +160,23 @@ export class PlanForbiddenError extends PermissionDeniedError {}
 /** 403 `account_suspended`: the account is suspended; see your dashboard. */
 export class AccountSuspendedError extends PermissionDeniedError {}
 
+/**
+ * 403 `email_unverified`: the account's e-mail address is not confirmed yet. Open the
+ * link sent at sign-up (or send a new one from the dashboard); the key works at once after.
+ */
+export class EmailUnverifiedError extends PermissionDeniedError {}
+
 /** 404 `not_found`: no such listing (removed listings stay readable, so the id is wrong). */
 export class NotFoundError extends APIError {}
+
+/** 405 `method_not_allowed`: the API is read-only (GET and HEAD). */
+export class MethodNotAllowedError extends APIError {}
+
+/** 408 `request_timeout`: the server did not receive the whole request in time. */
+export class RequestTimeoutError extends APIError {}
+
+/** 431 `headers_too_large`: the request's headers are too large. */
+export class HeadersTooLargeError extends APIError {}
 
 /** Seconds to wait from a `Retry-After` header (seconds or HTTP date), if any. */
 function retryAfterSeconds(headers: Record<string, string>): number | undefined {
@@ -200,21 +224,35 @@ export class QuotaExceededError extends APIError {
 /** 5xx: `internal_error` (500), `unavailable` (503) or a gateway's error. Retried. */
 export class ServerError extends APIError {}
 
-type APIErrorClass = new (status: number, problem: Problem | undefined, headers: Record<string, string>, text?: string) => APIError;
+/** 500 `internal_error`: a fault on the API's side; quote `requestId` to support. Retried. */
+export class InternalServerError extends ServerError {}
 
-const CLASS_BY_CODE: Partial<Record<string, APIErrorClass>> = {
+/** 503 `unavailable`: the API is starting, shutting down or lost its database for a moment. Retried. */
+export class ServiceUnavailableError extends ServerError {}
+
+export type APIErrorClass = new (status: number, problem: Problem | undefined, headers: Record<string, string>, text?: string) => APIError;
+
+/** The class thrown for each problem code of the API: one per code, every code listed. */
+export const ERROR_CLASSES: Readonly<Record<ErrorCode, APIErrorClass>> = {
   validation_error: ValidationError,
+  malformed_request: MalformedRequestError,
   invalid_cursor: InvalidCursorError,
-  missing_api_key: AuthenticationError,
-  invalid_api_key: AuthenticationError,
+  missing_api_key: MissingApiKeyError,
+  invalid_api_key: InvalidApiKeyError,
   plan_forbidden: PlanForbiddenError,
   account_suspended: AccountSuspendedError,
+  email_unverified: EmailUnverifiedError,
   not_found: NotFoundError,
+  method_not_allowed: MethodNotAllowedError,
+  request_timeout: RequestTimeoutError,
   rate_limited: RateLimitError,
   quota_exceeded: QuotaExceededError,
-  internal_error: ServerError,
-  unavailable: ServerError,
+  headers_too_large: HeadersTooLargeError,
+  internal_error: InternalServerError,
+  unavailable: ServiceUnavailableError,
 };
+
+const CLASS_BY_CODE: Partial<Record<string, APIErrorClass>> = ERROR_CLASSES;
 
 function classForStatus(status: number): APIErrorClass {
   if (status === 400) return BadRequestError;

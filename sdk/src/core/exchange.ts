@@ -85,7 +85,7 @@ export async function send(call: PreparedCall, attempt: number, fetch: Fetch | u
       if (err instanceof MboaError) error = err;
       else if (signal?.aborted) error = new RequestAbortedError(signal.reason);
       else if (timedOut) error = new TimeoutError(timeout);
-      else error = new ConnectionError(`Connection error: ${describe(err)}`, err);
+      else error = new ConnectionError(`Connection error reaching ${new URL(call.url).origin}: ${describe(err)}`, err);
       log?.(`GET ${call.url} failed after ${Date.now() - started} ms: ${error.message}`, {
         event: 'error',
         method: 'GET',

@@ -201,6 +201,13 @@ export interface SingleMeta {
    * @example "req_3x9f0a1b2c4d5e6f"
    */
   request_id: string;
+  /**
+   * `live`: the current listings, read with a live key. `sample`: the fixed public sample that test
+   * keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the quota.
+   * Also in the `X-Mboa-Dataset` header.
+   * @example "live"
+   */
+  dataset: 'live' | 'sample';
 }
 
 /** `meta` of a page of listings. */
@@ -236,6 +243,13 @@ export interface PageMeta {
    * @example "req_3x9f0a1b2c4d5e6f"
    */
   request_id: string;
+  /**
+   * `live`: the current listings, read with a live key. `sample`: the fixed public sample that test
+   * keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the quota.
+   * Also in the `X-Mboa-Dataset` header.
+   * @example "live"
+   */
+  dataset: 'live' | 'sample';
 }
 
 /** `meta` of the market collections, which are not paginated. */
@@ -256,6 +270,13 @@ export interface CollectionMeta {
    * @example "req_3x9f0a1b2c4d5e6f"
    */
   request_id: string;
+  /**
+   * `live`: the current listings, read with a live key. `sample`: the fixed public sample that test
+   * keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the quota.
+   * Also in the `X-Mboa-Dataset` header.
+   * @example "live"
+   */
+  dataset: 'live' | 'sample';
 }
 
 /**
@@ -480,8 +501,8 @@ export interface FieldError {
    */
   message: string;
   /**
-   * For an unknown city or neighbourhood: the closest known names, closest first (empty when none
-   * is close).
+   * For an unknown city, neighbourhood or parameter name: the closest known names, closest first
+   * (empty when none is close).
    * @example ["Douala"]
    */
   suggestions?: string[];
@@ -551,15 +572,17 @@ export interface ListingSearchParams {
    */
   neighborhood?: Neighborhood | undefined;
   /**
-   * Kind of property.
+   * Kind of property: listings of any of the types given. One value or several separated by commas
+   * (`villa,house`), in any case.
    * @example "villa"
    */
-  type?: PropertyType | undefined;
+  type?: PropertyType | PropertyType[] | undefined;
   /**
-   * Purpose of the listing. Rent prices are per month.
+   * Purpose of the listing (rent prices are per month): listings of any of those given. One value
+   * or several separated by commas (`sale,rent`), in any case.
    * @example "sale"
    */
-  purpose?: Purpose | undefined;
+  purpose?: Purpose | Purpose[] | undefined;
   /**
    * Minimum price, inclusive, in `currency` (XAF by default; with `currency=EUR`, whole euros,
    * compared with the EUR price shown). A whole number written in digits, 0 to
@@ -610,13 +633,14 @@ export interface ListingSearchParams {
    */
   updated_after?: string | undefined;
   /**
-   * `active` (default), one removed status, or `any` for every listing, removed ones included.
+   * `active` (default), one removed status, or `any` for every listing, removed ones included. In
+   * any case.
    * @default "active"
    * @example "active"
    */
   status?: ListingStatus | 'any' | undefined;
   /**
-   * Order of results; ties are broken by `id`. `-` means descending.
+   * Order of results; ties are broken by `id`. `-` means descending. In any case.
    * @default "-listed_at"
    * @example "-listed_at"
    */
@@ -631,7 +655,6 @@ export interface ListingSearchParams {
    * `meta.next_cursor` of the previous page. Valid only with the filters and sort it was issued
    * for; `currency` is not part of it (it changes how amounts are written, not which listings
    * match), but price bounds are, as the XAF range they denote.
-   * @example "eyJ2IjoxLCJmIjoiYWJjIiwiayI6WzE3NjIsImxzdF8xIl0sInQiOjE4NDJ9.c2lnbmF0dXJl"
    */
   cursor?: string | undefined;
   /**
@@ -689,9 +712,10 @@ export interface ListingResponse {
  * Query parameters of `GET /api/v1/market/stats` (`market.stats`): Market statistics per city or
  * neighbourhood.
  *
- * Volume, mean, minimum, quartiles, median and maximum of price and of price per m² of active
- * listings, per city (or per neighbourhood with `neighborhood`) and purpose, with the sample size
- * of every row. Read from figures precomputed after every data load and periodically (`as_of`).
+ * Volume; mean, minimum, quartiles, median and maximum of price; mean, quartiles and median of
+ * price per m² (and how many listings have one); of active listings, per city (or per neighbourhood
+ * with `neighborhood`) and purpose (and type with `type`), with the sample size of every row. Read
+ * from figures precomputed after every data load and periodically (`as_of`).
  */
 export interface MarketStatsParams {
   /**
@@ -708,15 +732,18 @@ export interface MarketStatsParams {
    */
   neighborhood?: Neighborhood | undefined;
   /**
-   * Only this purpose. One row per purpose when absent.
+   * Only these purposes: one row per purpose given, or per purpose when absent. One value or
+   * several separated by commas (`sale,rent`), in any case.
    * @example "sale"
    */
-  purpose?: Purpose | undefined;
+  purpose?: Purpose | Purpose[] | undefined;
   /**
-   * Only this property type. Every type together when absent (`type` null).
+   * Only these property types: one row per type given (figures of several types are never merged),
+   * or every type together when absent (`type` null). One value or several separated by commas
+   * (`villa,house`), in any case.
    * @example "villa"
    */
-  type?: PropertyType | undefined;
+  type?: PropertyType | PropertyType[] | undefined;
   /**
    * Currency of the prices in the answer: `XAF` (default, whole francs) or `EUR` (at the fixed
    * parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).
@@ -757,15 +784,17 @@ export interface MarketTrendsParams {
    */
   neighborhood?: Neighborhood | undefined;
   /**
-   * Kind of property.
+   * Only the rows of these property types. One value or several separated by commas
+   * (`villa,house`), in any case.
    * @example "villa"
    */
-  type?: PropertyType | undefined;
+  type?: PropertyType | PropertyType[] | undefined;
   /**
-   * Purpose of the listing. Rent prices are per month.
+   * Only the rows of these purposes. One value or several separated by commas (`sale,rent`), in any
+   * case.
    * @example "sale"
    */
-  purpose?: Purpose | undefined;
+  purpose?: Purpose | Purpose[] | undefined;
   /**
    * Currency of the prices in the answer: `XAF` (default, whole francs) or `EUR` (at the fixed
    * parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).
@@ -823,15 +852,17 @@ export interface ListingExportParams {
    */
   neighborhood?: Neighborhood | undefined;
   /**
-   * Kind of property.
+   * Kind of property: listings of any of the types given. One value or several separated by commas
+   * (`villa,house`), in any case.
    * @example "villa"
    */
-  type?: PropertyType | undefined;
+  type?: PropertyType | PropertyType[] | undefined;
   /**
-   * Purpose of the listing. Rent prices are per month.
+   * Purpose of the listing (rent prices are per month): listings of any of those given. One value
+   * or several separated by commas (`sale,rent`), in any case.
    * @example "sale"
    */
-  purpose?: Purpose | undefined;
+  purpose?: Purpose | Purpose[] | undefined;
   /**
    * Minimum price, inclusive, in `currency` (XAF by default; with `currency=EUR`, whole euros,
    * compared with the EUR price shown). A whole number written in digits, 0 to
@@ -882,7 +913,8 @@ export interface ListingExportParams {
    */
   updated_after?: string | undefined;
   /**
-   * `active` (default), one removed status, or `any` for every listing, removed ones included.
+   * `active` (default), one removed status, or `any` for every listing, removed ones included. In
+   * any case.
    * @default "active"
    * @example "active"
    */
@@ -907,8 +939,10 @@ export interface ListingExportParams {
 /**
  * Body of a 200 answer of `GET /api/v1/ping` (`ping`): Health and remaining quota.
  *
- * Authenticated and rate limited, but never counted in the quota. Takes no parameters; any is
- * refused.
+ * Your quota and per-minute limit as they stand, in `meta.quota` and the headers. Authenticated,
+ * but never counted in the quota nor in the per-minute limit, and never refused by either: it
+ * answers even when they are used up (only more than 600 pings a minute per account are refused,
+ * 429 `rate_limited`). Takes no parameters; any is refused.
  */
 export interface PingResponse {
   data: Ping;

@@ -17,10 +17,11 @@ type MarketRead<Q, Row> = (data: Dataset, query: Q, filters: EffectiveFilters) =
 
 /**
  * What an answer depends on, and all it depends on: the place, type and purpose as applied
- * (two spellings of a place share an answer) and the currency. A matching key holds no `-`.
+ * (two spellings of a place share an answer) and the currency. A matching key holds no `-`;
+ * lists are sorted and distinct, so `sale,rent` and `rent,sale` share an answer.
  */
 function cacheKey(name: string, currency: string, f: EffectiveFilters): string {
-  return `${name}:${currency}:${f.cityKey ?? '-'}:${f.neighborhoodKey ?? '-'}:${f.type ?? '-'}:${f.purpose ?? '-'}`;
+  return `${name}:${currency}:${f.cityKey ?? '-'}:${f.neighborhoodKey ?? '-'}:${f.type?.join(',') ?? '-'}:${f.purpose?.join(',') ?? '-'}`;
 }
 
 function marketFigures<Q extends { currency: string }, Row>(name: string, read: MarketRead<Q, Row>) {

@@ -46,6 +46,8 @@ function inline(sql: string, params: unknown[], client: pg.PoolClient): string {
       return String(value);
     }
     if (value instanceof Date) return `${client.escapeLiteral(value.toISOString())}::timestamptz`;
+    // A list of enum values (`purpose=sale,rent`): an array literal, cast by the condition.
+    if (Array.isArray(value)) return client.escapeLiteral(`{${value.map((v) => `"${String(v).replace(/["\\]/g, '')}"`).join(',')}}`);
     return client.escapeLiteral(String(value));
   });
 }

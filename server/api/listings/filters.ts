@@ -42,7 +42,9 @@ export interface EffectiveFilters {
   status?: TListingFilters['status'];
   cityKey?: string;
   neighborhoodKey?: string;
+  /** One type or several, sorted and distinct (the contract parses them so). */
   type?: TListingFilters['type'];
+  /** One purpose or several, sorted and distinct. */
   purpose?: TListingFilters['purpose'];
   minPriceXaf?: bigint;
   maxPriceXaf?: bigint;
@@ -95,12 +97,17 @@ export function effectiveFilters(q: FilterInput): EffectiveFilters {
   return f;
 }
 
-/** A JSON-safe, canonical form of the effective filters (for cursor fingerprints). */
+/**
+ * A JSON-safe, canonical form of the effective filters (for cursor fingerprints): a list
+ * as its sorted values joined by commas, so `purpose=rent,sale` and `purpose=sale,rent`
+ * share their cursors and one value reads as it always did.
+ */
 export function canonicalFilters(f: EffectiveFilters): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   for (const [k, v] of Object.entries(f)) {
     if (v === undefined) continue;
-    out[k] = typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : (v as string | number);
+    out[k] =
+      typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(',') : (v as string | number);
   }
   return out;
 }
@@ -114,8 +121,9 @@ export function listingFilterSql(f: EffectiveFilters, alias: string, sql = new S
   if (f.status !== undefined) sql.add(`${col('status')} = ${sql.param(f.status)}::"ListingStatus"`);
   if (f.cityKey !== undefined) sql.add(`${col('city_key')} = ${sql.param(f.cityKey)}`);
   if (f.neighborhoodKey !== undefined) sql.add(`${col('neighborhood_key')} = ${sql.param(f.neighborhoodKey)}`);
-  if (f.type !== undefined) sql.add(`${col('type')} = ${sql.param(f.type)}::"PropertyType"`);
-  if (f.purpose !== undefined) sql.add(`${col('purpose')} = ${sql.param(f.purpose)}::"Purpose"`);
+  // One value or several (`purpose=sale,rent`): any of them.
+  if (f.type !== undefined) sql.add(`${col('type')} = ANY(${sql.param(f.type)}::"PropertyType"[])`);
+  if (f.purpose !== undefined) sql.add(`${col('purpose')} = ANY(${sql.param(f.purpose)}::"Purpose"[])`);
   // bigint bounds travel as text: exact beyond 2^53, cast by PostgreSQL.
   if (f.minPriceXaf !== undefined) sql.add(`${col('price')} >= ${sql.param(f.minPriceXaf.toString())}::bigint`);
   if (f.maxPriceXaf !== undefined) sql.add(`${col('price')} <= ${sql.param(f.maxPriceXaf.toString())}::bigint`);

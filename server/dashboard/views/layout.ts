@@ -73,6 +73,7 @@ export function page(v: View, options: { title: string; section: Section; body: 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${options.title} · Mboa</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${v.assets.css}">
 <script src="${v.assets.js}" defer></script>
 </head>
