@@ -9,10 +9,11 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import zlib from 'node:zlib';
 import compression from 'compression';
 import type { Express } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { buildApp } from './app.js';
-import type { Secrets } from '../platform/config.js';
+import type { RedisSentinels, Secrets } from '../platform/config.js';
+import { connectRedis, REDIS_WAIT_MS, waitForRedis } from './redis.js';
 import { type DashboardDeps, dashboardRouter } from '../dashboard/index.js';
 import { type Database, openDatabase } from '../platform/db.js';
 import { contract } from '../../contract/router.js';
@@ -45,6 +46,8 @@ export interface ServerOptions {
   /** PostgreSQL connections of this instance. */
   dbPoolMax?: number;
   redisUrl?: string;
+  /** Redis through Sentinel: its primary, whichever it is (REDIS_URL then gives the database number and password). */
+  redisSentinels?: RedisSentinels;
   logger: Logger;
   secrets: Secrets;
   trustProxy?: string;
@@ -96,15 +99,6 @@ const EXPORT_CONNECTIONS = 4;
 /** How often an instance waiting for its migrations looks again. */
 const SCHEMA_POLL_MS = 5_000;
 /**
- * Fail fast rather than queue: a command to an unreachable Redis errors at once (or after
- * 500 ms when Redis hangs), and admission falls back to PostgreSQL. (Auto-pipelining was
- * measured slower for one command per call.)
- */
-const REDIS_OPTIONS = { maxRetriesPerRequest: 0, enableOfflineQueue: false, commandTimeout: 500 } as const;
-/** How long a starting server waits for Redis before serving without it. */
-const REDIS_WAIT_MS = 3_000;
-
-/**
  * How a bulk export is charged: its first block is the call the chain admitted, counted
  * as soon as its first line goes out; each next block of lines takes one more call of the
  * quota (not of the per-minute limit) before its first line, and stops the export when the
@@ -137,23 +131,11 @@ function isSecure(req: IncomingMessage, trust: (address: string, hop: number) =>
   return first === 'https';
 }
 
-function waitForRedis(redis: Redis, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      redis.off('ready', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    redis.once('ready', done);
-  });
-}
-
 export async function createServer(options: ServerOptions): Promise<MboaServer> {
   const { logger } = options;
   const mailer = options.mailer ?? new UnsentMailer('this server has no mailer');
   const db = openDatabase(options.databaseUrl, { max: options.dbPoolMax ?? 10 });
-  const redis = options.redisUrl ? new Redis(options.redisUrl, REDIS_OPTIONS) : undefined;
+  const redis = connectRedis(options.redisUrl, options.redisSentinels);
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis unavailable'));
 
   // Links in e-mails point at the public address, or (tests) at this server once it listens.
