@@ -155,6 +155,11 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     background,
     onCounted: quotaAlerts ? (accountId, month, used, limit) => void quotaAlerts.noteQuotaLevel(accountId, month, used, limit) : undefined,
   });
+  metrics.watch({
+    ready: async () => !drain.isDraining && (await readiness.report()).ready,
+    quotaFallback: () => redis !== undefined && admission.mode === 'postgres',
+    flushAgeSeconds: () => admission.flushAgeSeconds(),
+  });
   const metricsToken = options.metrics?.port === undefined ? options.metrics?.token : undefined;
 
   const compress = compression({ threshold: 1024 });
