@@ -10,6 +10,7 @@ import { randomId } from '../platform/ids.js';
 import { type Logger, logRequest } from '../platform/logger.js';
 import type { AnswerHeaders } from './answer-headers.js';
 import type { Metrics } from '../platform/metrics.js';
+import { wasCut } from './drain.js';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -67,8 +68,8 @@ export function startRequest<C extends StartedRequest>(
       account: ctx.caller?.accountId,
     });
   };
-  res.on('finish', () => end(true));
-  res.on('close', () => end(res.writableFinished));
+  res.on('finish', () => end(!wasCut(res)));
+  res.on('close', () => end(res.writableFinished && !wasCut(res)));
   return ctx;
 }
 

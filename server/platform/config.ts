@@ -45,6 +45,12 @@ const ZConfig = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional()
     .describe('Shares the per-minute rate limit and the quota count between server instances'),
+  REDIS_SENTINELS: z
+    .string()
+    .regex(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, 'must be host:port[,host:port…] (the Sentinels)')
+    .optional()
+    .describe('Redis through Sentinel: the current primary of REDIS_SENTINEL_NAME, found and followed by asking these'),
+  REDIS_SENTINEL_NAME: z.string().min(1).default('mboa'),
   /** The demo's data folder; `.mboa-data` in the project's folder when absent. */
   MBOA_DATA_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -93,6 +99,8 @@ export interface Config {
   host: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Sentinels to ask for the Redis primary (REDIS_URL then gives only the database number and password). */
+  redisSentinels: RedisSentinels | undefined;
   dataDir: string;
   logLevel: z.infer<typeof ZConfig>['LOG_LEVEL'];
   seedListings: number;
@@ -106,6 +114,12 @@ export interface Config {
   shutdownGraceMs: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+}
+
+export interface RedisSentinels {
+  sentinels: Array<{ host: string; port: number }>;
+  /** The name the Sentinels monitor the primary under. */
+  name: string;
 }
 
 export class ConfigError extends Error {}
@@ -130,6 +144,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
     host: c.HOST,
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
+    redisSentinels: c.REDIS_SENTINELS
+      ? {
+          sentinels: c.REDIS_SENTINELS.split(',').map((s) => {
+            const i = s.lastIndexOf(':');
+            return { host: s.slice(0, i), port: Number(s.slice(i + 1)) };
+          }),
+          name: c.REDIS_SENTINEL_NAME,
+        }
+      : undefined,
     dataDir: c.MBOA_DATA_DIR ? resolve(c.MBOA_DATA_DIR) : join(projectRoot(), '.mboa-data'),
     logLevel: c.LOG_LEVEL,
     seedListings: c.MBOA_SEED_LISTINGS,

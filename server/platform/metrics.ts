@@ -136,6 +136,38 @@ export class Metrics {
     }
   }
 
+  /**
+   * What the alerts of deploy/alerts.yml read besides the requests: whether this instance is
+   * ready (as /readyz says), whether its quota counts fell back from Redis to PostgreSQL, and
+   * how long ago Redis's counts last reached PostgreSQL.
+   */
+  watch(o: { ready: () => Promise<boolean>; quotaFallback: () => boolean; flushAgeSeconds: () => number | null }): void {
+    new Gauge({
+      name: 'mboa_ready',
+      help: '1 when this instance is ready (as /readyz says: database reachable and migrated, not draining), else 0.',
+      registers: [this.registry],
+      async collect() {
+        this.set((await o.ready().catch(() => false)) ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'mboa_quota_redis_fallback',
+      help: '1 while Redis is configured but unreachable, so the rate limit and quota are kept in PostgreSQL, else 0.',
+      registers: [this.registry],
+      collect() {
+        this.set(o.quotaFallback() ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'mboa_quota_flush_age_seconds',
+      help: 'Seconds since the counts waiting in Redis last reached PostgreSQL (every second normally; 0 without Redis).',
+      registers: [this.registry],
+      collect() {
+        this.set(o.flushAgeSeconds() ?? 0);
+      },
+    });
+  }
+
   /** One answer, written or cut: its route pattern (never the raw path), method, status and duration. */
   record(route: string, method: string, status: number, seconds: number): void {
     const key = `${route} ${method} ${status}`;

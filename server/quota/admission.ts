@@ -124,6 +124,11 @@ export class Admission {
     this.maxWaitMs = options.maxWaitMs ?? 30_000;
   }
 
+  /** Seconds since Redis's counts last reached PostgreSQL (null without Redis). */
+  flushAgeSeconds(): number | null {
+    return this.stores.flushAgeSeconds();
+  }
+
   /** Where counts go now. */
   get mode(): 'redis' | 'postgres' {
     return this.stores.redisInUse() ? 'redis' : 'postgres';

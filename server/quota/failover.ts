@@ -207,6 +207,11 @@ export class Failover implements AdmissionStore {
     return last;
   }
 
+  /** Seconds since Redis's counts last reached PostgreSQL (null without Redis). */
+  flushAgeSeconds(): number | null {
+    return this.options.flusher ? (Date.now() - this.options.flusher.lastDoneAt) / 1000 : null;
+  }
+
   /** Moves Redis's counts to PostgreSQL (while Redis is in use; what waits is moved once it is back). */
   async flush(): Promise<void> {
     if (!this.options.flusher || !this.redisInUse()) return;

@@ -42,6 +42,8 @@ SELECT count(*)::int AS applied FROM batch`;
 export class UsageFlusher {
   private cycles = 0;
   private running: Promise<void> | null = null;
+  /** When the counts waiting in Redis last reached PostgreSQL (ms since the epoch). */
+  lastDoneAt = Date.now();
 
   constructor(private readonly deps: { redis: Redis; pool: pg.Pool; logger: Logger; keys: UsageKeys }) {}
 
@@ -61,6 +63,7 @@ export class UsageFlusher {
     } catch (err) {
       if (!/no such key/i.test((err as Error).message)) throw err;
     }
+    this.lastDoneAt = Date.now();
     if (++this.cycles % SWEEP_EVERY === 0) await this.adoptOrphans();
   }
 

@@ -9,10 +9,11 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import zlib from 'node:zlib';
 import compression from 'compression';
 import type { Express } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { buildApp } from './app.js';
-import type { Secrets } from '../platform/config.js';
+import type { RedisSentinels, Secrets } from '../platform/config.js';
+import { connectRedis, REDIS_WAIT_MS, waitForRedis } from './redis.js';
 import { type DashboardDeps, dashboardRouter } from '../dashboard/index.js';
 import { type Database, openDatabase } from '../platform/db.js';
 import { contract } from '../../contract/router.js';
@@ -44,6 +45,8 @@ export interface ServerOptions {
   /** PostgreSQL connections of this instance. */
   dbPoolMax?: number;
   redisUrl?: string;
+  /** Redis through Sentinel: its primary, whichever it is (REDIS_URL then gives the database number and password). */
+  redisSentinels?: RedisSentinels;
   logger: Logger;
   secrets: Secrets;
   trustProxy?: string;
@@ -100,14 +103,6 @@ const EXPORT_CONNECTIONS = 4;
 const EXPORT_LIMITS: ExportLimits = { perAccount: Math.max(1, Math.floor(EXPORT_CONNECTIONS / 2)), idleMs: 30_000, checkMs: 1_000 };
 /** How often an instance waiting for its migrations looks again. */
 const SCHEMA_POLL_MS = 5_000;
-/**
- * Fail fast rather than queue: a command to an unreachable Redis errors at once (or after
- * 500 ms when Redis hangs), and admission falls back to PostgreSQL. (Auto-pipelining was
- * measured slower for one command per call.)
- */
-const REDIS_OPTIONS = { maxRetriesPerRequest: 0, enableOfflineQueue: false, commandTimeout: 500 } as const;
-/** How long a starting server waits for Redis before serving without it. */
-const REDIS_WAIT_MS = 3_000;
 
 /** `req.secure` as Express computes it: TLS here, or https said by a proxy we trust. */
 function isSecure(req: IncomingMessage, trust: (address: string, hop: number) => boolean): boolean {
@@ -118,23 +113,11 @@ function isSecure(req: IncomingMessage, trust: (address: string, hop: number) =>
   return first === 'https';
 }
 
-function waitForRedis(redis: Redis, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      redis.off('ready', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    redis.once('ready', done);
-  });
-}
-
 export async function createServer(options: ServerOptions): Promise<MboaServer> {
   const { logger } = options;
   const mailer = options.mailer ?? new UnsentMailer('this server has no mailer');
   const db = openDatabase(options.databaseUrl, { max: options.dbPoolMax ?? 10 });
-  const redis = options.redisUrl ? new Redis(options.redisUrl, REDIS_OPTIONS) : undefined;
+  const redis = connectRedis(options.redisUrl, options.redisSentinels);
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis unavailable'));
 
   // Links in e-mails point at the public address, or (tests) at this server once it listens.
@@ -154,6 +137,11 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     logger,
     background,
     onCounted: quotaAlerts ? (accountId, month, used, limit) => void quotaAlerts.noteQuotaLevel(accountId, month, used, limit) : undefined,
+  });
+  metrics.watch({
+    ready: async () => !drain.isDraining && (await readiness.report()).ready,
+    quotaFallback: () => redis !== undefined && admission.mode === 'postgres',
+    flushAgeSeconds: () => admission.flushAgeSeconds(),
   });
   const metricsToken = options.metrics?.port === undefined ? options.metrics?.token : undefined;
 

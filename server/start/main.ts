@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     databaseUrl: demo?.databaseUrl ?? config.databaseUrl!,
     dbPoolMax: demo ? 4 : config.dbPoolMax,
     redisUrl: config.redisUrl,
+    redisSentinels: config.redisSentinels,
     logger,
     // Production's are checked by loadConfig; demo's come from the data folder.
     secrets: demo?.secrets ?? (config.secrets as Secrets),

@@ -113,4 +113,28 @@ describe('/metrics', () => {
       await own.close();
     }
   });
+
+  it('says whether the instance is ready, whether the quota fell back to PostgreSQL, and how old the last usage flush is', async () => {
+    const ok = await metricsText(t.baseUrl);
+    expect(ok.text).toMatch(/^mboa_ready 1$/m);
+    expect(ok.text).toMatch(/^mboa_quota_redis_fallback 0$/m);
+    expect(ok.text).toMatch(/^mboa_quota_flush_age_seconds 0$/m);
+    // Redis configured but unreachable: counts go to PostgreSQL, and the flush stops.
+    const lost = await startTestServer({ server: { metrics: { port: 0 }, redisUrl: 'redis://127.0.0.1:1/0' } });
+    try {
+      const { key } = await lost.account('starter');
+      expect((await get(lost.baseUrl, '/api/v1/listings?limit=1', key)).status).toBe(200);
+      const m = await metricsText(lost.server.metricsUrl!, {});
+      expect(m.text).toMatch(/^mboa_ready 1$/m);
+      expect(m.text).toMatch(/^mboa_quota_redis_fallback 1$/m);
+      expect(Number(/^mboa_quota_flush_age_seconds (\S+)$/m.exec(m.text)?.[1])).toBeGreaterThan(0);
+      // Draining: not ready any more.
+      const closing = lost.server.close();
+      const draining = await metricsText(lost.server.metricsUrl!, {}).catch(() => null);
+      if (draining) expect(draining.text).toMatch(/^mboa_ready 0$/m);
+      await closing;
+    } finally {
+      await lost.close();
+    }
+  }, 30_000);
 });
