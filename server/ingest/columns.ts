@@ -7,12 +7,13 @@
 import { listingId } from '../platform/ids.js';
 import { matchKey } from '../platform/text.js';
 import { ArrayLiteral } from './pg-array.js';
-import type { ListingRecord } from './record.js';
+import type { StoredRecord } from './record.js';
 
 const INT4_MAX = 2_147_483_647;
 
-/** Rounded price per m²; null when it would not fit the column (absurd feed values). */
-export function pricePerM2(price: number, surface: number): number | null {
+/** Rounded price per m²; null when the surface is unknown or it would not fit the column (absurd feed values). */
+export function pricePerM2(price: number, surface: number | null | undefined): number | null {
+  if (!surface) return null;
   const v = Math.round(price / surface);
   return Number.isFinite(v) && v <= INT4_MAX ? v : null;
 }
@@ -87,9 +88,10 @@ export class ListingBatch {
   /**
    * Adds one row, and its price history entries if the feed gave any. `updatedAt`
    * overrides the row's own timestamp (the importer stamps its run time); the
-   * generator's rows keep theirs.
+   * generator's rows keep theirs. A row without `listed_at` is listed from `updatedAt`,
+   * the import that first saw it (upsert.ts keeps that date on later imports).
    */
-  push(r: ListingRecord, updatedAt?: string): void {
+  push(r: StoredRecord, updatedAt?: string): void {
     const c = this.c;
     const id = listingId(this.source, r.source_ref);
     c.id.text(id);
@@ -99,20 +101,21 @@ export class ListingBatch {
     c.city_key.text(cachedMatchKey(r.city));
     c.neighborhood.text(r.neighborhood);
     c.neighborhood_key.text(cachedMatchKey(r.neighborhood));
-    c.surface.number(r.surface);
-    c.bedrooms.number(r.bedrooms);
-    c.bathrooms.number(r.bathrooms);
+    c.surface.number(r.surface ?? null);
+    c.bedrooms.number(r.bedrooms ?? null);
+    c.bathrooms.number(r.bathrooms ?? null);
     c.type.text(r.type);
     c.purpose.text(r.purpose);
     c.price_per_m2.number(pricePerM2(r.price, r.surface));
     c.status.text(r.status);
-    c.listed_at.text(r.listed_at);
-    c.updated_at.text(updatedAt ?? r.updated_at ?? r.listed_at);
+    const listedAt = r.listed_at ?? updatedAt ?? null;
+    c.listed_at.text(listedAt);
+    c.updated_at.text(updatedAt ?? r.updated_at ?? listedAt);
     c.removed_at.text(r.removed_at ?? null);
-    c.contact_name.text(r.contact_name);
-    c.contact_phone.text(r.contact_phone);
-    c.contact_email.text(r.contact_email);
-    c.street_address.text(r.street_address);
+    c.contact_name.text(r.contact_name ?? null);
+    c.contact_phone.text(r.contact_phone ?? null);
+    c.contact_email.text(r.contact_email ?? null);
+    c.street_address.text(r.street_address ?? null);
     c.source_ref.text(r.source_ref);
     if (r.price_history) {
       for (const entry of r.price_history) {

@@ -37,7 +37,16 @@ const PRIVATE = ['contact_name', 'contact_phone', 'contact_email', 'street_addre
 /** Derived columns follow their inputs (keys from names, price_per_m2 from price and surface). */
 const DERIVED = ['city_key', 'neighborhood_key', 'price_per_m2'];
 
-const row = (table: string, cols: string[]) => `(${cols.map((c) => `${table}.${c}`).join(', ')})`;
+/**
+ * The new value of a column on conflict. A row without `listed_at` was stamped with the
+ * import's time ($27, see ListingBatch.push): it keeps the date of the import that first
+ * saw it.
+ */
+const incoming = (c: string) =>
+  c === 'listed_at'
+    ? `(CASE WHEN EXCLUDED.listed_at = $27::timestamptz THEN listings.listed_at ELSE EXCLUDED.listed_at END)`
+    : `EXCLUDED.${c}`;
+const row = (table: string, cols: string[]) => `(${cols.map((c) => (table === 'EXCLUDED' ? incoming(c) : `${table}.${c}`)).join(', ')})`;
 
 const UPSERT_SQL = `
 WITH before AS (
@@ -46,7 +55,7 @@ WITH before AS (
   INSERT INTO listings ${insert.columns}
   SELECT ${insert.select} FROM ${UNNEST_LISTINGS}
   ON CONFLICT (source, source_ref) DO UPDATE SET
-    ${[...PUBLIC, ...PRIVATE, ...DERIVED].map((c) => `${c} = EXCLUDED.${c}`).join(',\n    ')},
+    ${[...PUBLIC, ...PRIVATE, ...DERIVED].map((c) => `${c} = ${incoming(c)}`).join(',\n    ')},
     updated_at = CASE WHEN ${row('listings', PUBLIC)} IS DISTINCT FROM ${row('EXCLUDED', PUBLIC)}
                       THEN EXCLUDED.updated_at ELSE listings.updated_at END
   WHERE ${row('listings', [...PUBLIC, ...PRIVATE])} IS DISTINCT FROM ${row('EXCLUDED', [...PUBLIC, ...PRIVATE])}

@@ -61,7 +61,7 @@ export interface Listing {
    */
   id: string;
   /**
-   * Title as published.
+   * Title as published, or written from the fields when the source gave none.
    * @example "Villa 5 chambres avec piscine à Bonapriso"
    */
   title: string;
@@ -87,20 +87,20 @@ export interface Listing {
    */
   neighborhood: string;
   /**
-   * Area in square metres (m²).
+   * Area in square metres (m²); null when the source did not give it.
    * @example 420
    */
-  surface: number;
+  surface: number | null;
   /**
-   * Number of bedrooms (0 for land and commercial premises).
+   * Number of bedrooms (0 for land and commercial premises); null when the source did not give it.
    * @example 5
    */
-  bedrooms: number;
+  bedrooms: number | null;
   /**
-   * Number of bathrooms (0 for land).
+   * Number of bathrooms (0 for land); null when not given.
    * @example 4
    */
-  bathrooms: number;
+  bathrooms: number | null;
   /**
    * Kind of property.
    * @example "villa"
@@ -123,7 +123,8 @@ export interface Listing {
    */
   status: ListingStatus;
   /**
-   * When the listing was first published (UTC).
+   * When the listing was first published (UTC), or first seen by Mboa when its source gives no
+   * date.
    * @example "2026-09-14T08:30:00.000Z"
    */
   listed_at: string;
@@ -322,7 +323,7 @@ export interface MarketStat {
    */
   max_price: number;
   /**
-   * Listings with a known price per m², which the price-per-m² figures rest on.
+   * Listings with a known surface (so a price per m²), which the price-per-m² figures rest on.
    * @example 5230
    */
   price_per_m2_sample_size: number;
@@ -574,7 +575,8 @@ export interface ListingSearchParams {
    */
   max_price?: number | undefined;
   /**
-   * Minimum surface, m², inclusive. A whole number written in digits, 0 to 100,000,000.
+   * Minimum surface, m², inclusive (a listing whose surface is unknown never matches a surface
+   * bound). A whole number written in digits, 0 to 100,000,000.
    * @example 100
    */
   min_surface?: number | undefined;
@@ -584,7 +586,8 @@ export interface ListingSearchParams {
    */
   max_surface?: number | undefined;
   /**
-   * Minimum number of bedrooms. A whole number written in digits, 0 to 1,000.
+   * Minimum number of bedrooms (unknown counts never match). A whole number written in digits, 0 to
+   * 1,000.
    * @example 3
    */
   min_bedrooms?: number | undefined;
@@ -841,7 +844,8 @@ export interface ListingExportParams {
    */
   max_price?: number | undefined;
   /**
-   * Minimum surface, m², inclusive. A whole number written in digits, 0 to 100,000,000.
+   * Minimum surface, m², inclusive (a listing whose surface is unknown never matches a surface
+   * bound). A whole number written in digits, 0 to 100,000,000.
    * @example 100
    */
   min_surface?: number | undefined;
@@ -851,7 +855,8 @@ export interface ListingExportParams {
    */
   max_surface?: number | undefined;
   /**
-   * Minimum number of bedrooms. A whole number written in digits, 0 to 1,000.
+   * Minimum number of bedrooms (unknown counts never match). A whole number written in digits, 0 to
+   * 1,000.
    * @example 3
    */
   min_bedrooms?: number | undefined;

@@ -16,9 +16,9 @@ export interface PublicRow {
   currency: string;
   city: string;
   neighborhood: string;
-  surface: number;
-  bedrooms: number;
-  bathrooms: number;
+  surface: number | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
   type: TListing['type'];
   purpose: TListing['purpose'];
   price_per_m2: number | null;
@@ -83,9 +83,9 @@ export function listingJsonSql(currency: Currency): string {
     ['currency', `'"${currency}"'`],
     ['city', 'to_json(l.city)'],
     ['neighborhood', 'to_json(l.neighborhood)'],
-    ['surface', 'to_json(l.surface)'],
-    ['bedrooms', 'l.bedrooms::text'],
-    ['bathrooms', 'l.bathrooms::text'],
+    ['surface', nullable('to_json(l.surface)')],
+    ['bedrooms', nullable('l.bedrooms')],
+    ['bathrooms', nullable('l.bathrooms')],
     ['type', quoted('l.type')],
     ['purpose', quoted('l.purpose')],
     ['price_per_m2', nullable(amount('l.price_per_m2', currency))],
