@@ -65,7 +65,11 @@ export const ZListing = z.object({
   price: money('Price; per month for rent purposes.', 450000000),
   currency: ZCurrency,
   city: extendApi(z.string(), { description: 'City.', example: 'Douala' }),
-  neighborhood: extendApi(z.string(), { description: 'District within the city.', example: 'Bonapriso' }),
+  neighborhood: extendApi(z.string().nullable(), {
+    description:
+      "Quarter within the city, as Mboa's gazetteer names it (a sub-quarter keeps its own name, `Akwa I`, and is found under its parent); null when the source's quarter name is not known yet.",
+    example: 'Bonapriso',
+  }),
   surface: extendApi(z.number().nullable(), {
     description: 'Area in square metres (m²); null when the source did not give it.',
     example: 420,
@@ -129,7 +133,10 @@ const CITY_MATCHING =
  */
 export const ZListingFilters = z.object({
   city: textParam(`City. ${CITY_MATCHING}`, 'Douala').optional(),
-  neighborhood: textParam('Neighbourhood (of `city` when both are given), matched like `city`.', 'Bonapriso').optional(),
+  neighborhood: textParam(
+    'Neighbourhood (of `city` when both are given), matched like `city`, spellings the gazetteer knows included (`Akwa 1`); a quarter finds its sub-quarters (`Akwa` finds `Akwa I`).',
+    'Bonapriso',
+  ).optional(),
   type: ZPropertyType.optional(),
   purpose: ZPurpose.optional(),
   min_price: wholeNumberParam(

@@ -13,10 +13,10 @@ import { contactOf } from './contacts.js';
 import type { ListingStatus } from './kinds.js';
 import { drawProperty, roundPrice } from './property.js';
 import { Random, weightedTable } from './random.js';
-import type { ListingRecord, StoredRecord } from '../ingest/record.js';
+import type { ListingRecord } from '../ingest/record.js';
 
 /** A generated row: always dated (a feed may not be, the generator's always are). */
-export type GeneratedRecord = StoredRecord & { listed_at: string };
+export type GeneratedRecord = ListingRecord & { title: string; listed_at: string };
 import { titleOf } from './titles.js';
 
 export interface GenerateOptions {

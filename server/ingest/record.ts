@@ -113,8 +113,19 @@ export const ZListingRecord = z
 
 /** A validated feed row. */
 export type ListingRecord = z.output<typeof ZListingRecord>;
-/** A row ready to store: its title given by the feed or written from its fields (title.ts). */
-export type StoredRecord = ListingRecord & { title: string };
+/**
+ * A row ready to store: its title given by the feed or written from its fields (title.ts),
+ * its quarter as the gazetteer resolved it: `neighborhood` the known name (null when a
+ * gazetteer city's quarter could not be resolved: the row is then filed under its city
+ * alone, the feed's name kept aside in `raw_neighborhood`), `neighborhood_key` the key of
+ * the quarter it is filed under (a sub-quarter's parent).
+ */
+export type StoredRecord = Omit<ListingRecord, 'neighborhood'> & {
+  title: string;
+  neighborhood: string | null;
+  neighborhood_key?: string | null;
+  raw_neighborhood?: string | null;
+};
 
 /** Feed columns in the order `admin generate` writes them (CSV header order). */
 export const RECORD_FIELDS = [

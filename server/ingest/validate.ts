@@ -7,22 +7,15 @@
 import type { ZodIssue } from 'zod';
 import { CITIES } from '../../contract/places.js';
 import { cachedMatchKey } from './columns.js';
+import { GAZETTEER } from '../platform/gazetteer.js';
+import { QuarterResolver } from './quarters.js';
 import { type StoredRecord, ZListingRecord } from './record.js';
 import { writtenTitle } from './title.js';
 
 export type Validated = { ok: true; record: StoredRecord } | { ok: false; reason: string; sourceRef?: string };
 
-interface Place {
-  name: string;
-  english: boolean;
-  neighbourhoods: Map<string, string>;
-}
-const PLACES = new Map<string, Place>(
-  CITIES.map((c) => [
-    cachedMatchKey(c.name),
-    { name: c.name, english: c.english > 0.5, neighbourhoods: new Map(c.neighbourhoods.map((n) => [cachedMatchKey(n.name), n.name])) },
-  ]),
-);
+/** Cities whose titles are written in English (the North-West and South-West). */
+const ENGLISH = new Set(CITIES.filter((c) => c.english > 0.5).map((c) => cachedMatchKey(c.name)));
 
 /** Optional fields a feed may leave empty (`""`): an empty value is an absent one. */
 const OPTIONAL_TEXT = [
@@ -53,7 +46,14 @@ function describe(issue: ZodIssue): string {
   return path ? `${path}: ${message}` : message;
 }
 
-export function validateRow(value: Record<string, unknown>): Validated {
+/** Without an import's own resolver: the gazetteer alone (no operators' aliases). */
+const DEFAULT_RESOLVER = new QuarterResolver();
+
+/**
+ * `resolver` resolves quarter names against the gazetteer (one per import, with the
+ * operators' aliases, remembering what it could not resolve).
+ */
+export function validateRow(value: Record<string, unknown>, resolver: QuarterResolver = DEFAULT_RESOLVER): Validated {
   dropEmpty(value);
   const parsed = ZListingRecord.safeParse(value);
   if (!parsed.success) {
@@ -61,15 +61,23 @@ export function validateRow(value: Record<string, unknown>): Validated {
     const ref = value.source_ref;
     return { ok: false, reason: reasons.join('; '), sourceRef: typeof ref === 'string' && ref.trim() ? ref.trim() : undefined };
   }
-  const record = parsed.data;
-  const place = PLACES.get(cachedMatchKey(record.city));
-  if (place) {
-    record.city = place.name;
-    record.neighborhood = place.neighbourhoods.get(cachedMatchKey(record.neighborhood)) ?? record.neighborhood;
+  const record = parsed.data as StoredRecord & { neighborhood: string };
+  const cityKey = cachedMatchKey(record.city);
+  const city = GAZETTEER.get(cityKey);
+  let stored: StoredRecord = record;
+  if (city) {
+    // A gazetteer city: its spelling, and the quarter resolved, or the city alone.
+    record.city = city.name;
+    const quarter = resolver.resolve(city, record.neighborhood);
+    if (quarter) {
+      record.neighborhood = quarter.name;
+      record.neighborhood_key = quarter.key;
+    } else {
+      stored = { ...record, neighborhood: null, neighborhood_key: null, raw_neighborhood: record.neighborhood };
+    }
   }
-  let title = record.title;
-  if (!title) title = writtenTitle({ ...record, place: record.neighborhood }, place?.english ?? false);
-  else if (UNTIDY_SPACE.test(title)) title = title.replace(/\s+/g, ' ');
-  record.title = title;
-  return { ok: true, record: record as StoredRecord };
+  const title = stored.title;
+  if (!title) stored.title = writtenTitle({ ...stored, place: stored.neighborhood ?? stored.city }, ENGLISH.has(cityKey));
+  else if (UNTIDY_SPACE.test(title)) stored.title = title.replace(/\s+/g, ' ');
+  return { ok: true, record: stored };
 }

@@ -82,10 +82,11 @@ export interface Listing {
    */
   city: string;
   /**
-   * District within the city.
+   * Quarter within the city, as Mboa's gazetteer names it (a sub-quarter keeps its own name,
+   * `Akwa I`, and is found under its parent); null when the source's quarter name is not known yet.
    * @example "Bonapriso"
    */
-  neighborhood: string;
+  neighborhood: string | null;
   /**
    * Area in square metres (m²); null when the source did not give it.
    * @example 420
@@ -547,7 +548,8 @@ export interface ListingSearchParams {
    */
   city?: City | undefined;
   /**
-   * Neighbourhood (of `city` when both are given), matched like `city`.
+   * Neighbourhood (of `city` when both are given), matched like `city`, spellings the gazetteer
+   * knows included (`Akwa 1`); a quarter finds its sub-quarters (`Akwa` finds `Akwa I`).
    * @example "Bonapriso"
    */
   neighborhood?: Neighborhood | undefined;
@@ -816,7 +818,8 @@ export interface ListingExportParams {
    */
   city?: City | undefined;
   /**
-   * Neighbourhood (of `city` when both are given), matched like `city`.
+   * Neighbourhood (of `city` when both are given), matched like `city`, spellings the gazetteer
+   * knows included (`Akwa 1`); a quarter finds its sub-quarters (`Akwa` finds `Akwa I`).
    * @example "Bonapriso"
    */
   neighborhood?: Neighborhood | undefined;

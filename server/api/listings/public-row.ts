@@ -15,7 +15,7 @@ export interface PublicRow {
   price: string | number;
   currency: string;
   city: string;
-  neighborhood: string;
+  neighborhood: string | null;
   surface: number | null;
   bedrooms: number | null;
   bathrooms: number | null;
@@ -82,7 +82,7 @@ export function listingJsonSql(currency: Currency): string {
     ['price', `(${amount('l.price', currency)})::text`],
     ['currency', `'"${currency}"'`],
     ['city', 'to_json(l.city)'],
-    ['neighborhood', 'to_json(l.neighborhood)'],
+    ['neighborhood', nullable('to_json(l.neighborhood)')],
     ['surface', nullable('to_json(l.surface)')],
     ['bedrooms', nullable('l.bedrooms')],
     ['bathrooms', nullable('l.bathrooms')],
