@@ -6,8 +6,6 @@ import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { CURRENCIES } from './currency.js';
 import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
-import { ZDataset } from './dataset.js';
-import { PLAN_NAMES } from './plans.js';
 
 // extendApi() annotates the schema object it is given: shared schemas are only ever
 // annotated where they are defined, and a different description needs a new schema.
@@ -60,14 +58,27 @@ const count = (description: string, example: number) => extendApi(z.number().int
 
 export const ZListing = z.object({
   id: extendApi(z.string(), { description: 'Stable, opaque identifier.', example: 'lst_8g2kq4m7x9c3v5b1n6d0' }),
-  title: extendApi(z.string(), { description: 'Title as published.', example: 'Villa 5 chambres avec piscine à Bonapriso' }),
+  title: extendApi(z.string(), {
+    description: 'Title as published, or written from the fields when the source gave none.',
+    example: 'Villa 5 chambres avec piscine à Bonapriso',
+  }),
   price: money('Price; per month for rent purposes.', 450000000),
   currency: ZCurrency,
   city: extendApi(z.string(), { description: 'City.', example: 'Douala' }),
-  neighborhood: extendApi(z.string(), { description: 'District within the city.', example: 'Bonapriso' }),
-  surface: extendApi(z.number(), { description: 'Area in square metres (m²).', example: 420 }),
-  bedrooms: extendApi(z.number().int(), { description: 'Number of bedrooms (0 for land and commercial premises).', example: 5 }),
-  bathrooms: extendApi(z.number().int(), { description: 'Number of bathrooms (0 for land).', example: 4 }),
+  neighborhood: extendApi(z.string().nullable(), {
+    description:
+      "Quarter within the city, as Mboa's gazetteer names it (a sub-quarter keeps its own name, `Akwa I`, and is found under its parent); null when the source's quarter name is not known yet.",
+    example: 'Bonapriso',
+  }),
+  surface: extendApi(z.number().nullable(), {
+    description: 'Area in square metres (m²); null when the source did not give it.',
+    example: 420,
+  }),
+  bedrooms: extendApi(z.number().int().nullable(), {
+    description: 'Number of bedrooms (0 for land and commercial premises); null when the source did not give it.',
+    example: 5,
+  }),
+  bathrooms: extendApi(z.number().int().nullable(), { description: 'Number of bathrooms (0 for land); null when not given.', example: 4 }),
   type: ZPropertyType,
   purpose: ZPurpose,
   price_per_m2: nullableMoney(
@@ -75,7 +86,10 @@ export const ZListing = z.object({
     1071429,
   ),
   status: ZListingStatus,
-  listed_at: timestamp('When the listing was first published (UTC).', '2026-09-14T08:30:00.000Z'),
+  listed_at: timestamp(
+    'When the listing was first published (UTC), or first seen by Mboa when its source gives no date.',
+    '2026-09-14T08:30:00.000Z',
+  ),
   updated_at: timestamp('Last change of any public field, status included (UTC).', '2026-11-02T17:05:00.000Z'),
   removed_at: extendApi(z.string().datetime({ offset: true }).nullable(), {
     description: 'When the listing left the market, or null while active.',
@@ -101,41 +115,10 @@ export const ZListingDetail = ZListing.extend({
 });
 export type TListingDetail = z.infer<typeof ZListingDetail>;
 
-export const ZQuota = z.object({
-  plan: extendApi(oneOf(PLAN_NAMES), { description: "The account's plan.", example: 'starter' }),
-  limit: extendApi(z.number().int().nullable(), { description: 'Calls included this month; null when unlimited.', example: 10000 }),
-  used: extendApi(z.number().int(), { description: 'Calls counted this month, this one included.', example: 1234 }),
-  remaining: extendApi(z.number().int().nullable(), { description: 'Calls left this month; null when unlimited.', example: 8766 }),
-  resets_at: timestamp('When the count returns to zero: 00:00 UTC on the 1st of next month.', '2026-12-01T00:00:00.000Z'),
-});
-export type TQuota = z.infer<typeof ZQuota>;
+import { ZCollectionMeta, ZPageMeta, ZSingleMeta } from './meta.js';
 
-const requestId = extendApi(z.string(), { description: 'Equals the `X-Request-Id` response header.', example: 'req_3x9f0a1b2c4d5e6f' });
-/** What every successful answer's `meta` ends with: the quota, the request id, the dataset read. */
-const CALL_META = { quota: ZQuota, request_id: requestId, dataset: ZDataset };
-
-export const ZSingleMeta = z.object(CALL_META);
-export type TSingleMeta = z.infer<typeof ZSingleMeta>;
-
-export const ZPageMeta = z.object({
-  total: extendApi(z.number().int(), { description: 'Exact number of records matching the filters.', example: 1842 }),
-  returned: extendApi(z.number().int(), { description: 'Records in this response.', example: 20 }),
-  limit: extendApi(z.number().int(), { description: 'Page size applied.', example: 20 }),
-  next_cursor: extendApi(z.string().nullable(), {
-    description: 'Pass as `cursor` (with the same filters and sort) for the next page; null on the last page.',
-    example: 'eyJ2IjoxLCJrIjpbIjIwMjYtMTEtMDFUMTA6MDA6MDAuMDAwWiIsImxzdF8xIl19',
-  }),
-  has_more: extendApi(z.boolean(), { description: 'Whether another page follows.', example: true }),
-  ...CALL_META,
-});
-export type TPageMeta = z.infer<typeof ZPageMeta>;
-
-export const ZCollectionMeta = z.object({
-  total: extendApi(z.number().int(), { description: 'Number of rows returned (these collections are not paginated).', example: 3 }),
-  returned: extendApi(z.number().int(), { description: 'Rows in this response.', example: 3 }),
-  ...CALL_META,
-});
-export type TCollectionMeta = z.infer<typeof ZCollectionMeta>;
+export { ZCollectionMeta, ZPageMeta, ZQuota, ZSingleMeta } from './meta.js';
+export type { TCollectionMeta, TPageMeta, TQuota, TSingleMeta } from './meta.js';
 
 /* ---------------------------------------------------------------- queries */
 
@@ -150,7 +133,10 @@ const CITY_MATCHING =
  */
 export const ZListingFilters = z.object({
   city: textParam(`City. ${CITY_MATCHING}`, 'Douala').optional(),
-  neighborhood: textParam('Neighbourhood (of `city` when both are given), matched like `city`.', 'Bonapriso').optional(),
+  neighborhood: textParam(
+    'Neighbourhood (of `city` when both are given), matched like `city`, spellings the gazetteer knows included (`Akwa 1`); a quarter finds its sub-quarters (`Akwa` finds `Akwa I`).',
+    'Bonapriso',
+  ).optional(),
   type: enumListParam(PROPERTY_TYPES, 'Kind of property: listings of any of the types given.').optional(),
   purpose: enumListParam(PURPOSES, 'Purpose of the listing (rent prices are per month): listings of any of those given.').optional(),
   min_price: wholeNumberParam(
@@ -160,9 +146,14 @@ export const ZListingFilters = z.object({
     MAX_PRICE,
   ).optional(),
   max_price: wholeNumberParam('Maximum price, inclusive, in `currency` (as `min_price`).', 500000000, 0, MAX_PRICE).optional(),
-  min_surface: wholeNumberParam('Minimum surface, m², inclusive.', 100, 0, MAX_SURFACE).optional(),
+  min_surface: wholeNumberParam(
+    'Minimum surface, m², inclusive (a listing whose surface is unknown never matches a surface bound).',
+    100,
+    0,
+    MAX_SURFACE,
+  ).optional(),
   max_surface: wholeNumberParam('Maximum surface, m², inclusive.', 1000, 0, MAX_SURFACE).optional(),
-  min_bedrooms: wholeNumberParam('Minimum number of bedrooms.', 3, 0, MAX_ROOMS).optional(),
+  min_bedrooms: wholeNumberParam('Minimum number of bedrooms (unknown counts never match).', 3, 0, MAX_ROOMS).optional(),
   min_bathrooms: wholeNumberParam('Minimum number of bathrooms.', 2, 0, MAX_ROOMS).optional(),
   listed_after: instantParam('Only listings published at or after this instant.', '2026-10-01').optional(),
   updated_after: instantParam(
@@ -290,7 +281,7 @@ export const ZMarketStat = z.object({
   median_price: money('Median price.', 65000000),
   p75_price: money('Third quartile of price: a quarter of the listings cost more.', 120000000),
   max_price: money('Highest price.', 1200000000),
-  price_per_m2_sample_size: count('Listings with a known price per m², which the price-per-m² figures rest on.', 5230),
+  price_per_m2_sample_size: count('Listings with a known surface (so a price per m²), which the price-per-m² figures rest on.', 5230),
   avg_price_per_m2: nullableMoney('Mean price per m²; null when no listing has one.', 310000),
   p25_price_per_m2: nullableMoney('First quartile of price per m².', 180000),
   median_price_per_m2: nullableMoney('Median price per m².', 260000),

@@ -42,9 +42,9 @@ run(async () => {
       page.data.map((l) => [
         l.id,
         l.type,
-        l.neighborhood,
-        String(l.bedrooms),
-        String(l.surface),
+        l.neighborhood ?? '?',
+        String(l.bedrooms ?? '?'),
+        String(l.surface ?? '?'),
         xaf(l.price),
         xaf(l.price_per_m2),
         l.listed_at.slice(0, 10),

@@ -1,7 +1,7 @@
 // `npm run build`: compiles the server (and what it imports) to dist/ with tsc, then
 // copies beside the compiled code the files it reads at run time: the dashboard's and the
 // reference page's assets, and the Prisma schema with its migrations (for
-// `npm run admin:prod -- migrate`).
+// `npm run admin:prod -- migrate`), and the gazetteer (contract/gazetteer).
 import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,5 +15,6 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
 for (const assets of ['server/dashboard/assets', 'server/docs/assets']) cpSync(at(assets), at(`dist/${assets}`), { recursive: true });
 cpSync(at('prisma/schema.prisma'), at('dist/prisma/schema.prisma'));
+cpSync(at('contract/gazetteer'), at('dist/contract/gazetteer'), { recursive: true });
 cpSync(at('prisma/migrations'), at('dist/prisma/migrations'), { recursive: true });
 console.log('built dist/: npm run start:prod (server), npm run admin:prod -- <command> (CLI)');

@@ -14,9 +14,10 @@ import type { ListingStatus } from './kinds.js';
 import { drawProperty, roundPrice } from './property.js';
 import { Random, weightedTable } from './random.js';
 import type { ListingRecord } from '../ingest/record.js';
-import { titleOf } from './titles.js';
 
-export type { ListingRecord } from '../ingest/record.js';
+/** A generated row: always dated (a feed may not be, the generator's always are). */
+export type GeneratedRecord = ListingRecord & { title: string; listed_at: string };
+import { titleOf } from './titles.js';
 
 export interface GenerateOptions {
   count: number;
@@ -45,7 +46,7 @@ function removedStatus(rng: Random, purpose: ListingRecord['purpose']): ListingS
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function generateOne(index: number, source: string, seed: number, nowMs: number): ListingRecord {
+export function generateOne(index: number, source: string, seed: number, nowMs: number): GeneratedRecord {
   const rng = Random.forRow(source, seed, index);
   const city = rng.draw(CITY_TABLE);
   const hood = rng.draw(NEIGHBOURHOOD_TABLES.get(city)!);
@@ -104,7 +105,7 @@ export function generateOne(index: number, source: string, seed: number, nowMs: 
   };
 }
 
-export function* generateListings(opts: GenerateOptions): Generator<ListingRecord> {
+export function* generateListings(opts: GenerateOptions): Generator<GeneratedRecord> {
   const source = opts.source ?? DEFAULT_SOURCE;
   const seed = opts.seed ?? 1;
   const nowMs = (opts.now ?? new Date()).getTime();

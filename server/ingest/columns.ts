@@ -7,12 +7,13 @@
 import { listingId } from '../platform/ids.js';
 import { matchKey } from '../platform/text.js';
 import { ArrayLiteral } from './pg-array.js';
-import type { ListingRecord } from './record.js';
+import type { StoredRecord } from './record.js';
 
 const INT4_MAX = 2_147_483_647;
 
-/** Rounded price per m²; null when it would not fit the column (absurd feed values). */
-export function pricePerM2(price: number, surface: number): number | null {
+/** Rounded price per m²; null when the surface is unknown or it would not fit the column (absurd feed values). */
+export function pricePerM2(price: number, surface: number | null | undefined): number | null {
+  if (!surface) return null;
   const v = Math.round(price / surface);
   return Number.isFinite(v) && v <= INT4_MAX ? v : null;
 }
@@ -28,25 +29,26 @@ export function cachedMatchKey(value: string): string {
   return key;
 }
 
-/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$22). */
+/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$23). */
 export const UNNEST_LISTINGS = `unnest(
   $1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[],
   $9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[],
-  $16::timestamptz[], $17::timestamptz[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[]
+  $16::timestamptz[], $17::timestamptz[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
+  $23::text[]
 ) AS t(id, title, price, city, city_key, neighborhood, neighborhood_key, surface, bedrooms, bathrooms, type,
        purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name, contact_phone,
-       contact_email, street_address, source_ref)`;
+       contact_email, street_address, source_ref, raw_neighborhood)`;
 
 /** The INSERT column list and the matching SELECT over `t`, with `sourceParam` as the source. */
 export function insertListingsFrom(sourceParam: string): { columns: string; select: string } {
   return {
     columns: `(id, title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms,
       bathrooms, type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name,
-      contact_phone, contact_email, street_address, source, source_ref)`,
+      contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood)`,
     select: `t.id, t.title, t.price, 'XAF', t.city, t.city_key, t.neighborhood, t.neighborhood_key, t.surface,
       t.bedrooms, t.bathrooms, t.type::"PropertyType", t.purpose::"Purpose", t.price_per_m2,
       t.status::"ListingStatus", t.listed_at, t.updated_at, t.removed_at, t.contact_name, t.contact_phone,
-      t.contact_email, t.street_address, ${sourceParam}, t.source_ref`,
+      t.contact_email, t.street_address, ${sourceParam}, t.source_ref, t.raw_neighborhood`,
   };
 }
 
@@ -75,6 +77,7 @@ export class ListingBatch {
     contact_email: new ArrayLiteral(),
     street_address: new ArrayLiteral(),
     source_ref: new ArrayLiteral(),
+    raw_neighborhood: new ArrayLiteral(),
   };
   private readonly h = { listing_id: new ArrayLiteral(), price: new ArrayLiteral(), changed_at: new ArrayLiteral() };
 
@@ -87,9 +90,10 @@ export class ListingBatch {
   /**
    * Adds one row, and its price history entries if the feed gave any. `updatedAt`
    * overrides the row's own timestamp (the importer stamps its run time); the
-   * generator's rows keep theirs.
+   * generator's rows keep theirs. A row without `listed_at` is listed from `updatedAt`,
+   * the import that first saw it (upsert.ts keeps that date on later imports).
    */
-  push(r: ListingRecord, updatedAt?: string): void {
+  push(r: StoredRecord, updatedAt?: string): void {
     const c = this.c;
     const id = listingId(this.source, r.source_ref);
     c.id.text(id);
@@ -97,23 +101,28 @@ export class ListingBatch {
     c.price.number(r.price);
     c.city.text(r.city);
     c.city_key.text(cachedMatchKey(r.city));
-    c.neighborhood.text(r.neighborhood);
-    c.neighborhood_key.text(cachedMatchKey(r.neighborhood));
-    c.surface.number(r.surface);
-    c.bedrooms.number(r.bedrooms);
-    c.bathrooms.number(r.bathrooms);
+    // A quarter the gazetteer resolved carries its key (its parent's for a sub-quarter);
+    // a name it could not resolve in a gazetteer city is kept aside (raw_neighborhood).
+    const hood = r.neighborhood ?? null;
+    c.neighborhood.text(hood);
+    c.neighborhood_key.text(r.neighborhood_key !== undefined ? r.neighborhood_key : hood === null ? null : cachedMatchKey(hood));
+    c.surface.number(r.surface ?? null);
+    c.bedrooms.number(r.bedrooms ?? null);
+    c.bathrooms.number(r.bathrooms ?? null);
     c.type.text(r.type);
     c.purpose.text(r.purpose);
     c.price_per_m2.number(pricePerM2(r.price, r.surface));
     c.status.text(r.status);
-    c.listed_at.text(r.listed_at);
-    c.updated_at.text(updatedAt ?? r.updated_at ?? r.listed_at);
+    const listedAt = r.listed_at ?? updatedAt ?? null;
+    c.listed_at.text(listedAt);
+    c.updated_at.text(updatedAt ?? r.updated_at ?? listedAt);
     c.removed_at.text(r.removed_at ?? null);
-    c.contact_name.text(r.contact_name);
-    c.contact_phone.text(r.contact_phone);
-    c.contact_email.text(r.contact_email);
-    c.street_address.text(r.street_address);
+    c.contact_name.text(r.contact_name ?? null);
+    c.contact_phone.text(r.contact_phone ?? null);
+    c.contact_email.text(r.contact_email ?? null);
+    c.street_address.text(r.street_address ?? null);
     c.source_ref.text(r.source_ref);
+    c.raw_neighborhood.text(r.raw_neighborhood ?? null);
     if (r.price_history) {
       for (const entry of r.price_history) {
         this.h.listing_id.text(id);
@@ -123,7 +132,7 @@ export class ListingBatch {
     }
   }
 
-  /** $1..$22 in the order of UNNEST_LISTINGS. */
+  /** $1..$23 in the order of UNNEST_LISTINGS. */
   params(): string[] {
     return Object.values(this.c).map((a) => a.toString());
   }

@@ -185,7 +185,8 @@ async function* readCsvRows(path: string, progress: ReadProgress): AsyncGenerato
   if (!header) throw new FeedFileError('the CSV file is empty: expected a header line naming the columns');
 }
 
-const REQUIRED_COLUMNS = RECORD_FIELDS.filter((f) => !['currency', 'status', 'updated_at', 'removed_at'].includes(f));
+/** What every listing needs; the other columns (surface, contacts, dates, title) may be left out. */
+const REQUIRED_COLUMNS = ['source_ref', 'price', 'city', 'neighborhood', 'type', 'purpose'];
 
 /** A header naming unknown or missing columns makes every row unreadable: stop at once. */
 function checkHeader(cells: string[]): string[] {

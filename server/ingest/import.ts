@@ -14,6 +14,7 @@ import { PartitionedWriter } from './partitioned-writer.js';
 import { SeenReferences } from './removals.js';
 import { type ImportCounts, type ImportReportHead, type Rejection, RejectionLog } from './report.js';
 import type { Queryable } from './upsert.js';
+import { operatorAliases, QuarterResolver } from './quarters.js';
 import { validateRow } from './validate.js';
 
 export interface ImportOptions {
@@ -85,6 +86,7 @@ class FeedImport {
   private lastProgress = 0;
   private fullSkippedReason: string | undefined;
   private bulk = false;
+  private resolver = new QuarterResolver();
   private indexSeconds: number | undefined;
 
   constructor(
@@ -99,6 +101,8 @@ class FeedImport {
 
   async run(): Promise<ImportResult> {
     try {
+      // Quarter names resolve with the operators' aliases too.
+      if (this.pool) this.resolver = new QuarterResolver(await operatorAliases(this.pool));
       await this.loadAll();
     } catch (err) {
       this.log.discard();
@@ -175,7 +179,8 @@ class FeedImport {
   /** One feed row: written when valid, logged with its reason when not. */
   private async take(row: FeedRow, writer: PartitionedWriter | null, seen: SeenReferences | null): Promise<void> {
     this.counts.rows++;
-    const checked = 'error' in row ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef } : validateRow(row.value);
+    const checked =
+      'error' in row ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef } : validateRow(row.value, this.resolver);
     if (checked.ok) {
       this.counts.accepted++;
       await writer?.add(checked.record);
@@ -230,6 +235,7 @@ class FeedImport {
         ...(dryRun ? {} : { market_refresh: round(refreshSeconds) }),
       },
       counts,
+      unresolved_neighborhoods: this.resolver.unresolved(),
       ...(this.fullSkippedReason ? { full_skipped_reason: this.fullSkippedReason } : {}),
     };
   }

@@ -7,11 +7,21 @@
  */
 import type pg from 'pg';
 import { TREND_MIN_SAMPLE } from '../../contract/schemas.js';
+import { syncGazetteer } from './quarters.js';
 
 const TREND_DAYS = 30;
 const DAY_MS = 86_400_000;
 /** Serialises refreshes across server instances and CLI runs. */
 const REFRESH_LOCK = 0x6d626f61; // "mboa"
+
+/**
+ * The display name of the quarter a group's rows are filed under: the gazetteer's name of
+ * the top-level quarter (its sub-quarters' rows, `Akwa I`, count under Akwa), else the
+ * rows' own name (places beyond the gazetteer).
+ */
+const quarterName = (cityKey: string, key: string, fallback: string) =>
+  `coalesce((SELECT q.name FROM quarters q WHERE q.city_key = ${cityKey} AND q.key = ${key} AND q.parent_name IS NULL LIMIT 1),
+            ${fallback})`;
 
 /**
  * One pass over the active listings for the four groupings (city or neighbourhood, each
@@ -37,10 +47,12 @@ INSERT INTO market_stats
   (city, city_key, neighborhood, neighborhood_key, purpose, type, volume,
    avg_price, min_price, p25_price, median_price, p75_price, max_price,
    price_per_m2_volume, avg_price_per_m2, p25_price_per_m2, median_price_per_m2, p75_price_per_m2, as_of)
-SELECT city, city_key, CASE WHEN city_wide THEN NULL ELSE neighborhood END, neighborhood_key, purpose, type, n,
+SELECT city, city_key, CASE WHEN city_wide THEN NULL ELSE ${quarterName('g.city_key', 'g.neighborhood_key', 'neighborhood')} END, neighborhood_key, purpose, type, n,
        round(avg_price)::bigint, min_price, round(q[1])::bigint, round(q[2])::bigint, round(q[3])::bigint, max_price,
        n_ppm, round(avg_ppm)::int, round(q_ppm[1])::int, round(q_ppm[2])::int, round(q_ppm[3])::int, $1
-FROM g`;
+FROM g
+-- Rows filed under their city alone count in the city's figures, in no quarter's.
+WHERE city_wide OR neighborhood_key IS NOT NULL`;
 
 /**
  * Both 30-day periods per (city, neighbourhood, type, purpose). A change in % is given
@@ -52,12 +64,12 @@ WITH cur AS (
          count(*)::int AS n, avg(price) AS avg_price,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY price) AS median_price,
          count(price_per_m2)::int AS n_ppm, avg(price_per_m2) AS avg_ppm
-  FROM listings WHERE listed_at >= $1 AND listed_at < $2
+  FROM listings WHERE listed_at >= $1 AND listed_at < $2 AND neighborhood_key IS NOT NULL
   GROUP BY city_key, neighborhood_key, type, purpose
 ), prev AS (
   SELECT city_key, neighborhood_key, type, purpose, min(city) AS city, min(neighborhood) AS neighborhood,
          count(*)::int AS n, avg(price) AS avg_price
-  FROM listings WHERE listed_at >= $3 AND listed_at < $1
+  FROM listings WHERE listed_at >= $3 AND listed_at < $1 AND neighborhood_key IS NOT NULL
   GROUP BY city_key, neighborhood_key, type, purpose
 )
 INSERT INTO market_trends
@@ -65,7 +77,7 @@ INSERT INTO market_trends
    avg_price, median_price, price_per_m2_volume, avg_price_per_m2, previous_avg_price,
    avg_price_change_pct, new_listings_change_pct, period_start, period_end)
 SELECT coalesce(cur.city, prev.city), coalesce(cur.city_key, prev.city_key),
-       coalesce(cur.neighborhood, prev.neighborhood), coalesce(cur.neighborhood_key, prev.neighborhood_key),
+       ${quarterName('city_key', 'neighborhood_key', 'coalesce(cur.neighborhood, prev.neighborhood)')}, coalesce(cur.neighborhood_key, prev.neighborhood_key),
        coalesce(cur.type, prev.type), coalesce(cur.purpose, prev.purpose),
        coalesce(cur.n, 0), coalesce(prev.n, 0),
        round(cur.avg_price)::bigint, round(cur.median_price)::bigint, coalesce(cur.n_ppm, 0), round(cur.avg_ppm)::int,
@@ -81,11 +93,14 @@ FULL JOIN prev USING (city_key, neighborhood_key, type, purpose)`;
 /** The places listings are in, whatever their status: what the API knows beyond the catalog. */
 const PLACES_SQL = `
 INSERT INTO places (city_key, neighborhood_key, city, neighborhood, listings)
-SELECT city_key, neighborhood_key, min(city), min(neighborhood), count(*)::int
-FROM listings
-GROUP BY city_key, neighborhood_key`;
+SELECT l.city_key, l.neighborhood_key, min(l.city), ${quarterName('l.city_key', 'l.neighborhood_key', 'min(l.neighborhood)')}, count(*)::int
+FROM listings l
+WHERE l.neighborhood_key IS NOT NULL
+GROUP BY l.city_key, l.neighborhood_key`;
 
 export async function refreshMarketFigures(pool: pg.Pool, now = new Date()): Promise<void> {
+  // The figures name quarters from the gazetteer's table: keep it equal to the files first.
+  await syncGazetteer(pool);
   // After a bulk load the planner's statistics and the visibility map are stale: searches
   // would pick poor plans and exact counts could not be index-only. (Outside a transaction.)
   await pool.query('VACUUM (ANALYZE) listings, price_history');

@@ -7,7 +7,7 @@
  * row (no lock waits, no deadlocks).
  */
 import { ListingBatch } from './columns.js';
-import type { ListingRecord } from './record.js';
+import type { StoredRecord } from './record.js';
 import { type BatchResult, type Queryable, upsertBatch } from './upsert.js';
 
 interface Partition {
@@ -49,7 +49,7 @@ export class PartitionedWriter {
   }
 
   /** Returns a promise only when a batch had to be sent (await it: that is the backpressure). */
-  add(record: ListingRecord): Promise<void> | undefined {
+  add(record: StoredRecord): Promise<void> | undefined {
     const part = this.parts[hash(record.source_ref) % this.parts.length];
     // One statement cannot upsert the same row twice: a repeat starts a new batch.
     if (part.refs.has(record.source_ref)) return this.flush(part).then(() => this.add(record));

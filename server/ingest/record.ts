@@ -48,39 +48,43 @@ export const ZPriceHistoryEntry = z.object({ date: isoTimestamp, price: xaf }).s
 export const ZListingRecord = z
   .object({
     source_ref: text(200),
-    title: text(300),
+    // Portals often publish no title: one is then written from the fields (title.ts).
+    title: text(300).nullish(),
     price: xaf,
     currency: z.literal('XAF', { errorMap: () => ({ message: 'must be XAF' }) }).default('XAF'),
     city: text(100),
     neighborhood: text(100),
+    // What a Cameroonian portal often leaves out is optional (absent or null): the row is
+    // still a listing, and each market figure uses the rows that have what it needs.
     surface: z
-      .number({ required_error: 'is required', invalid_type_error: 'must be a number' })
+      .number({ invalid_type_error: 'must be a number' })
       .positive('must be greater than 0')
-      .max(MAX_SURFACE, `must be at most ${MAX_SURFACE} square metres`),
-    bedrooms: count,
-    bathrooms: count,
+      .max(MAX_SURFACE, `must be at most ${MAX_SURFACE} square metres`)
+      .nullish(),
+    bedrooms: count.nullish(),
+    bathrooms: count.nullish(),
     type: enumOf(PROPERTY_TYPES),
     purpose: enumOf(PURPOSES),
     status: enumOf(LISTING_STATUSES).default('active'),
-    listed_at: isoTimestamp,
+    // Absent: the first time Mboa saw the row (the import that inserted it).
+    listed_at: isoTimestamp.nullish(),
     // Accepted for completeness of the feed; Mboa stamps its own change time on import.
     updated_at: isoTimestamp.optional(),
     removed_at: isoTimestamp.nullable().optional(),
-    contact_name: text(200),
+    // Private and optional: agents give a WhatsApp number, and few streets have a name.
+    contact_name: text(200).nullish(),
     contact_phone: z
-      .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+      .string({ invalid_type_error: 'must be a string' })
       .trim()
-      .regex(/^\+?[0-9][0-9 ().-]{5,24}$/, 'must be a phone number (+237 6xx xx xx xx)'),
-    contact_email: z
-      .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-      .trim()
-      .email('must be an e-mail address'),
-    street_address: text(300),
+      .regex(/^\+?[0-9][0-9 ().-]{5,24}$/, 'must be a phone number (+237 6xx xx xx xx)')
+      .nullish(),
+    contact_email: z.string({ invalid_type_error: 'must be a string' }).trim().email('must be an e-mail address').nullish(),
+    street_address: text(300).nullish(),
     price_history: z.array(ZPriceHistoryEntry).max(100, 'must have at most 100 entries').optional(),
   })
   .strict()
   .superRefine((r, ctx) => {
-    const listed = Date.parse(r.listed_at);
+    const listed = r.listed_at ? Date.parse(r.listed_at) : -Infinity;
     if (r.status === 'active' && r.removed_at) {
       ctx.addIssue({ code: 'custom', path: ['removed_at'], message: 'must be empty while status is active' });
     }
@@ -109,6 +113,19 @@ export const ZListingRecord = z
 
 /** A validated feed row. */
 export type ListingRecord = z.output<typeof ZListingRecord>;
+/**
+ * A row ready to store: its title given by the feed or written from its fields (title.ts),
+ * its quarter as the gazetteer resolved it: `neighborhood` the known name (null when a
+ * gazetteer city's quarter could not be resolved: the row is then filed under its city
+ * alone, the feed's name kept aside in `raw_neighborhood`), `neighborhood_key` the key of
+ * the quarter it is filed under (a sub-quarter's parent).
+ */
+export type StoredRecord = Omit<ListingRecord, 'neighborhood'> & {
+  title: string;
+  neighborhood: string | null;
+  neighborhood_key?: string | null;
+  raw_neighborhood?: string | null;
+};
 
 /** Feed columns in the order `admin generate` writes them (CSV header order). */
 export const RECORD_FIELDS = [

@@ -8,6 +8,7 @@ import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:f
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import type { UnresolvedName } from './quarters.js';
 
 export interface Rejection {
   line: number;
@@ -46,6 +47,12 @@ export interface ImportReportHead {
   /** Parts of `seconds`: reading and writing rows, rebuilding indexes (bulk), market figures. */
   phases: { load: number; index_rebuild?: number; market_refresh?: number };
   counts: ImportCounts;
+  /**
+   * Quarter names of gazetteer cities that resolved to no known quarter: their rows were
+   * imported under their city alone. Most rows first, with the closest known names
+   * (`npm run admin -- alias add CITY NAME QUARTER` files them, and their rows, under one).
+   */
+  unresolved_neighborhoods: UnresolvedName[];
   /** Why --full removed nothing although asked, if it did not run. */
   full_skipped_reason?: string;
 }

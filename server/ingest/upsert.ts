@@ -17,7 +17,7 @@
 import type pg from 'pg';
 import { insertListingsFrom, type ListingBatch, UNNEST_LISTINGS } from './columns.js';
 
-const insert = insertListingsFrom('$23');
+const insert = insertListingsFrom('$24');
 
 const PUBLIC = [
   'title',
@@ -33,11 +33,20 @@ const PUBLIC = [
   'listed_at',
   'removed_at',
 ];
-const PRIVATE = ['contact_name', 'contact_phone', 'contact_email', 'street_address'];
+const PRIVATE = ['contact_name', 'contact_phone', 'contact_email', 'street_address', 'raw_neighborhood'];
 /** Derived columns follow their inputs (keys from names, price_per_m2 from price and surface). */
 const DERIVED = ['city_key', 'neighborhood_key', 'price_per_m2'];
 
-const row = (table: string, cols: string[]) => `(${cols.map((c) => `${table}.${c}`).join(', ')})`;
+/**
+ * The new value of a column on conflict. A row without `listed_at` was stamped with the
+ * import's time ($28, see ListingBatch.push): it keeps the date of the import that first
+ * saw it.
+ */
+const incoming = (c: string) =>
+  c === 'listed_at'
+    ? `(CASE WHEN EXCLUDED.listed_at = $28::timestamptz THEN listings.listed_at ELSE EXCLUDED.listed_at END)`
+    : `EXCLUDED.${c}`;
+const row = (table: string, cols: string[]) => `(${cols.map((c) => (table === 'EXCLUDED' ? incoming(c) : `${table}.${c}`)).join(', ')})`;
 
 const UPSERT_SQL = `
 WITH before AS (
@@ -46,7 +55,7 @@ WITH before AS (
   INSERT INTO listings ${insert.columns}
   SELECT ${insert.select} FROM ${UNNEST_LISTINGS}
   ON CONFLICT (source, source_ref) DO UPDATE SET
-    ${[...PUBLIC, ...PRIVATE, ...DERIVED].map((c) => `${c} = EXCLUDED.${c}`).join(',\n    ')},
+    ${[...PUBLIC, ...PRIVATE, ...DERIVED].map((c) => `${c} = ${incoming(c)}`).join(',\n    ')},
     updated_at = CASE WHEN ${row('listings', PUBLIC)} IS DISTINCT FROM ${row('EXCLUDED', PUBLIC)}
                       THEN EXCLUDED.updated_at ELSE listings.updated_at END
   WHERE ${row('listings', [...PUBLIC, ...PRIVATE])} IS DISTINCT FROM ${row('EXCLUDED', [...PUBLIC, ...PRIVATE])}
@@ -62,12 +71,12 @@ WITH before AS (
   RETURNING 1
 ), new_price AS (
   INSERT INTO price_history (listing_id, price, changed_at)
-  SELECT r.id, r.price, $27::timestamptz FROM repriced r
+  SELECT r.id, r.price, $28::timestamptz FROM repriced r
   RETURNING 1
 ), feed_history AS (
   INSERT INTO price_history (listing_id, price, changed_at)
   SELECT h.listing_id, h.price, h.changed_at
-  FROM unnest($24::text[], $25::bigint[], $26::timestamptz[]) AS h(listing_id, price, changed_at)
+  FROM unnest($25::text[], $26::bigint[], $27::timestamptz[]) AS h(listing_id, price, changed_at)
   JOIN upserted u ON u.id = h.listing_id AND u.inserted
   RETURNING 1
 )

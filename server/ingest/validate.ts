@@ -7,20 +7,35 @@
 import type { ZodIssue } from 'zod';
 import { CITIES } from '../../contract/places.js';
 import { cachedMatchKey } from './columns.js';
-import { type ListingRecord, ZListingRecord } from './record.js';
+import { GAZETTEER } from '../platform/gazetteer.js';
+import { QuarterResolver } from './quarters.js';
+import { type StoredRecord, ZListingRecord } from './record.js';
+import { writtenTitle } from './title.js';
 
-export type Validated = { ok: true; record: ListingRecord } | { ok: false; reason: string; sourceRef?: string };
+export type Validated = { ok: true; record: StoredRecord } | { ok: false; reason: string; sourceRef?: string };
 
-interface Place {
-  name: string;
-  neighbourhoods: Map<string, string>;
+/** Cities whose titles are written in English (the North-West and South-West). */
+const ENGLISH = new Set(CITIES.filter((c) => c.english > 0.5).map((c) => cachedMatchKey(c.name)));
+
+/** Optional fields a feed may leave empty (`""`): an empty value is an absent one. */
+const OPTIONAL_TEXT = [
+  'title',
+  'listed_at',
+  'contact_name',
+  'contact_phone',
+  'contact_email',
+  'street_address',
+  'surface',
+  'bedrooms',
+  'bathrooms',
+];
+
+function dropEmpty(value: Record<string, unknown>): void {
+  for (const field of OPTIONAL_TEXT) {
+    const v = value[field];
+    if (typeof v === 'string' && v.trim() === '') delete value[field];
+  }
 }
-const PLACES = new Map<string, Place>(
-  CITIES.map((c) => [
-    cachedMatchKey(c.name),
-    { name: c.name, neighbourhoods: new Map(c.neighbourhoods.map((n) => [cachedMatchKey(n.name), n.name])) },
-  ]),
-);
 
 /** Titles pasted from portals carry line breaks and runs of spaces: one line, single spaces. */
 const UNTIDY_SPACE = /\s\s|[\t\n\r\f\v\u00a0]/;
@@ -31,19 +46,38 @@ function describe(issue: ZodIssue): string {
   return path ? `${path}: ${message}` : message;
 }
 
-export function validateRow(value: Record<string, unknown>): Validated {
+/** Without an import's own resolver: the gazetteer alone (no operators' aliases). */
+const DEFAULT_RESOLVER = new QuarterResolver();
+
+/**
+ * `resolver` resolves quarter names against the gazetteer (one per import, with the
+ * operators' aliases, remembering what it could not resolve).
+ */
+export function validateRow(value: Record<string, unknown>, resolver: QuarterResolver = DEFAULT_RESOLVER): Validated {
+  dropEmpty(value);
   const parsed = ZListingRecord.safeParse(value);
   if (!parsed.success) {
     const reasons = [...new Set(parsed.error.issues.map(describe))];
     const ref = value.source_ref;
     return { ok: false, reason: reasons.join('; '), sourceRef: typeof ref === 'string' && ref.trim() ? ref.trim() : undefined };
   }
-  const record = parsed.data;
-  if (UNTIDY_SPACE.test(record.title)) record.title = record.title.replace(/\s+/g, ' ');
-  const place = PLACES.get(cachedMatchKey(record.city));
-  if (place) {
-    record.city = place.name;
-    record.neighborhood = place.neighbourhoods.get(cachedMatchKey(record.neighborhood)) ?? record.neighborhood;
+  const record = parsed.data as StoredRecord & { neighborhood: string };
+  const cityKey = cachedMatchKey(record.city);
+  const city = GAZETTEER.get(cityKey);
+  let stored: StoredRecord = record;
+  if (city) {
+    // A gazetteer city: its spelling, and the quarter resolved, or the city alone.
+    record.city = city.name;
+    const quarter = resolver.resolve(city, record.neighborhood);
+    if (quarter) {
+      record.neighborhood = quarter.name;
+      record.neighborhood_key = quarter.key;
+    } else {
+      stored = { ...record, neighborhood: null, neighborhood_key: null, raw_neighborhood: record.neighborhood };
+    }
   }
-  return { ok: true, record };
+  const title = stored.title;
+  if (!title) stored.title = writtenTitle({ ...stored, place: stored.neighborhood ?? stored.city }, ENGLISH.has(cityKey));
+  else if (UNTIDY_SPACE.test(title)) stored.title = title.replace(/\s+/g, ' ');
+  return { ok: true, record: stored };
 }

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CITIES } from '../../contract/places.js';
-import { generateListings, type ListingRecord } from '../../server/generate/generator.js';
+import { type GeneratedRecord as ListingRecord, generateListings } from '../../server/generate/generator.js';
 import { ZListingRecord } from '../../server/ingest/record.js';
 
 const NOW = new Date('2026-11-22T06:00:00Z');
@@ -73,7 +73,7 @@ describe('generateListings', () => {
         case 'duplex':
           expect(r.bedrooms, ctx).toBeGreaterThanOrEqual(1);
           expect(r.bathrooms, ctx).toBeGreaterThanOrEqual(1);
-          expect(r.bathrooms, ctx).toBeLessThanOrEqual(r.bedrooms + 1);
+          expect(r.bathrooms, ctx).toBeLessThanOrEqual(r.bedrooms! + 1);
           break;
       }
       expect(Number.isInteger(r.price) && r.price > 0, ctx).toBe(true);
@@ -105,7 +105,9 @@ describe('generateListings', () => {
     const douala = CITIES.find((c) => c.name === 'Douala')!;
     const tierOf = new Map(douala.neighbourhoods.map((n) => [n.name, n.tier]));
     const landPerM2 = (tier: number) =>
-      median(where((r) => r.city === 'Douala' && r.type === 'land' && tierOf.get(r.neighborhood) === tier).map((r) => r.price / r.surface));
+      median(
+        where((r) => r.city === 'Douala' && r.type === 'land' && tierOf.get(r.neighborhood) === tier).map((r) => r.price / r.surface!),
+      );
     expect(landPerM2(1)).toBeGreaterThan(3 * landPerM2(3));
   });
 

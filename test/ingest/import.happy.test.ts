@@ -68,7 +68,7 @@ describe('import of a feed with good and bad rows', () => {
         reason:
           'bedrooms: must be an integer; type: must be one of villa, house, apartment, studio, duplex, room, land, office, shop, warehouse',
       },
-      { line: 10, source_ref: 'FX-NO-EMAIL', reason: 'contact_email: is required' },
+      { line: 10, source_ref: 'FX-BAD-EMAIL', reason: 'contact_email: must be an e-mail address' },
       { line: 12, source_ref: 'FX-BAD-DATE', reason: 'listed_at: must be an ISO 8601 timestamp with a time zone (2026-11-02T17:05:00Z)' },
       { line: 14, source_ref: 'FX-EXTRA', reason: 'currency: must be XAF; unknown field(s) agent_commission' },
       { line: 16, reason: 'must be a JSON object (one listing per line)' },

@@ -61,7 +61,7 @@ export interface Listing {
    */
   id: string;
   /**
-   * Title as published.
+   * Title as published, or written from the fields when the source gave none.
    * @example "Villa 5 chambres avec piscine à Bonapriso"
    */
   title: string;
@@ -82,25 +82,26 @@ export interface Listing {
    */
   city: string;
   /**
-   * District within the city.
+   * Quarter within the city, as Mboa's gazetteer names it (a sub-quarter keeps its own name,
+   * `Akwa I`, and is found under its parent); null when the source's quarter name is not known yet.
    * @example "Bonapriso"
    */
-  neighborhood: string;
+  neighborhood: string | null;
   /**
-   * Area in square metres (m²).
+   * Area in square metres (m²); null when the source did not give it.
    * @example 420
    */
-  surface: number;
+  surface: number | null;
   /**
-   * Number of bedrooms (0 for land and commercial premises).
+   * Number of bedrooms (0 for land and commercial premises); null when the source did not give it.
    * @example 5
    */
-  bedrooms: number;
+  bedrooms: number | null;
   /**
-   * Number of bathrooms (0 for land).
+   * Number of bathrooms (0 for land); null when not given.
    * @example 4
    */
-  bathrooms: number;
+  bathrooms: number | null;
   /**
    * Kind of property.
    * @example "villa"
@@ -123,7 +124,8 @@ export interface Listing {
    */
   status: ListingStatus;
   /**
-   * When the listing was first published (UTC).
+   * When the listing was first published (UTC), or first seen by Mboa when its source gives no
+   * date.
    * @example "2026-09-14T08:30:00.000Z"
    */
   listed_at: string;
@@ -343,7 +345,7 @@ export interface MarketStat {
    */
   max_price: number;
   /**
-   * Listings with a known price per m², which the price-per-m² figures rest on.
+   * Listings with a known surface (so a price per m²), which the price-per-m² figures rest on.
    * @example 5230
    */
   price_per_m2_sample_size: number;
@@ -567,7 +569,8 @@ export interface ListingSearchParams {
    */
   city?: City | undefined;
   /**
-   * Neighbourhood (of `city` when both are given), matched like `city`.
+   * Neighbourhood (of `city` when both are given), matched like `city`, spellings the gazetteer
+   * knows included (`Akwa 1`); a quarter finds its sub-quarters (`Akwa` finds `Akwa I`).
    * @example "Bonapriso"
    */
   neighborhood?: Neighborhood | undefined;
@@ -597,7 +600,8 @@ export interface ListingSearchParams {
    */
   max_price?: number | undefined;
   /**
-   * Minimum surface, m², inclusive. A whole number written in digits, 0 to 100,000,000.
+   * Minimum surface, m², inclusive (a listing whose surface is unknown never matches a surface
+   * bound). A whole number written in digits, 0 to 100,000,000.
    * @example 100
    */
   min_surface?: number | undefined;
@@ -607,7 +611,8 @@ export interface ListingSearchParams {
    */
   max_surface?: number | undefined;
   /**
-   * Minimum number of bedrooms. A whole number written in digits, 0 to 1,000.
+   * Minimum number of bedrooms (unknown counts never match). A whole number written in digits, 0 to
+   * 1,000.
    * @example 3
    */
   min_bedrooms?: number | undefined;
@@ -847,7 +852,8 @@ export interface ListingExportParams {
    */
   city?: City | undefined;
   /**
-   * Neighbourhood (of `city` when both are given), matched like `city`.
+   * Neighbourhood (of `city` when both are given), matched like `city`, spellings the gazetteer
+   * knows included (`Akwa 1`); a quarter finds its sub-quarters (`Akwa` finds `Akwa I`).
    * @example "Bonapriso"
    */
   neighborhood?: Neighborhood | undefined;
@@ -877,7 +883,8 @@ export interface ListingExportParams {
    */
   max_price?: number | undefined;
   /**
-   * Minimum surface, m², inclusive. A whole number written in digits, 0 to 100,000,000.
+   * Minimum surface, m², inclusive (a listing whose surface is unknown never matches a surface
+   * bound). A whole number written in digits, 0 to 100,000,000.
    * @example 100
    */
   min_surface?: number | undefined;
@@ -887,7 +894,8 @@ export interface ListingExportParams {
    */
   max_surface?: number | undefined;
   /**
-   * Minimum number of bedrooms. A whole number written in digits, 0 to 1,000.
+   * Minimum number of bedrooms (unknown counts never match). A whole number written in digits, 0 to
+   * 1,000.
    * @example 3
    */
   min_bedrooms?: number | undefined;

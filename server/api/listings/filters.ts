@@ -8,6 +8,7 @@
 import { type Currency, xafBounds } from '../../../contract/currency.js';
 import { parseInstant } from '../../../contract/instants.js';
 import type { TListingFilters } from '../../../contract/schemas.js';
+import { foldQuarter, GAZETTEER, type Quarter, resolveQuarter } from '../../platform/gazetteer.js';
 import { matchKey } from '../../platform/text.js';
 
 /** Positional parameters and the conditions that use them. */
@@ -42,6 +43,8 @@ export interface EffectiveFilters {
   status?: TListingFilters['status'];
   cityKey?: string;
   neighborhoodKey?: string;
+  /** A sub-quarter asked for by name (`Akwa I`): its listings only, within its parent's key. */
+  subQuarter?: string;
   /** One type or several, sorted and distinct (the contract parses them so). */
   type?: TListingFilters['type'];
   /** One purpose or several, sorted and distinct. */
@@ -71,6 +74,25 @@ function placeKey(name: string): string {
   return key;
 }
 
+/**
+ * A neighbourhood as the gazetteer knows it, in `city` when given (any spelling the
+ * importer resolves: `Akwa 1`, `Deido`, `PK 14`), else by its folded name in any city: the
+ * key its listings are filed under (a sub-quarter's parent), and the sub-quarter's name
+ * when one was asked for. Beyond the gazetteer, the name's matching key.
+ */
+function neighbourhoodOf(city: string | undefined, name: string): { key: string; sub?: string } {
+  let quarter: Quarter | null = null;
+  if (city !== undefined) {
+    const known = GAZETTEER.get(placeKey(city));
+    if (known) quarter = resolveQuarter(known, name);
+  } else {
+    const folded = foldQuarter(name);
+    for (const known of GAZETTEER.values()) if ((quarter = known.byName.get(folded) ?? null)) break;
+  }
+  if (!quarter) return { key: placeKey(name) };
+  return quarter.name === quarter.quarter ? { key: quarter.key } : { key: quarter.key, sub: quarter.name };
+}
+
 function instant(name: string, value: string): Date {
   const parsed = parseInstant(value);
   // The contract refused anything else already; reaching here is a programming error.
@@ -83,7 +105,11 @@ export function effectiveFilters(q: FilterInput): EffectiveFilters {
   const f: EffectiveFilters = {};
   if (q.status !== undefined && q.status !== 'any') f.status = q.status;
   if (q.city !== undefined) f.cityKey = placeKey(q.city);
-  if (q.neighborhood !== undefined) f.neighborhoodKey = placeKey(q.neighborhood);
+  if (q.neighborhood !== undefined) {
+    const hood = neighbourhoodOf(q.city, q.neighborhood);
+    f.neighborhoodKey = hood.key;
+    if (hood.sub !== undefined) f.subQuarter = hood.sub;
+  }
   if (q.type !== undefined) f.type = q.type;
   if (q.purpose !== undefined) f.purpose = q.purpose;
   if (prices.min !== undefined) f.minPriceXaf = prices.min;
@@ -114,13 +140,15 @@ export function canonicalFilters(f: EffectiveFilters): Record<string, string | n
 
 /**
  * Adds the conditions of the filters `f` on the table aliased `alias` to `sql` (a fresh
- * one by default) and returns it. Columns named as in `listings`.
+ * one by default) and returns it. Columns named as in `listings`. A sub-quarter narrows
+ * listings only: the market tables hold figures per quarter, sub-quarters included.
  */
-export function listingFilterSql(f: EffectiveFilters, alias: string, sql = new SqlConditions()): SqlConditions {
+export function listingFilterSql(f: EffectiveFilters, alias: string, sql = new SqlConditions(), listings = alias === 'l'): SqlConditions {
   const col = (name: string) => `${alias}.${name}`;
   if (f.status !== undefined) sql.add(`${col('status')} = ${sql.param(f.status)}::"ListingStatus"`);
   if (f.cityKey !== undefined) sql.add(`${col('city_key')} = ${sql.param(f.cityKey)}`);
   if (f.neighborhoodKey !== undefined) sql.add(`${col('neighborhood_key')} = ${sql.param(f.neighborhoodKey)}`);
+  if (f.subQuarter !== undefined && listings) sql.add(`${col('neighborhood')} = ${sql.param(f.subQuarter)}`);
   // One value or several (`purpose=sale,rent`): any of them.
   if (f.type !== undefined) sql.add(`${col('type')} = ANY(${sql.param(f.type)}::"PropertyType"[])`);
   if (f.purpose !== undefined) sql.add(`${col('purpose')} = ANY(${sql.param(f.purpose)}::"Purpose"[])`);

@@ -15,10 +15,10 @@ export interface PublicRow {
   price: string | number;
   currency: string;
   city: string;
-  neighborhood: string;
-  surface: number;
-  bedrooms: number;
-  bathrooms: number;
+  neighborhood: string | null;
+  surface: number | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
   type: TListing['type'];
   purpose: TListing['purpose'];
   price_per_m2: number | null;
@@ -82,10 +82,10 @@ export function listingJsonSql(currency: Currency): string {
     ['price', `(${amount('l.price', currency)})::text`],
     ['currency', `'"${currency}"'`],
     ['city', 'to_json(l.city)'],
-    ['neighborhood', 'to_json(l.neighborhood)'],
-    ['surface', 'to_json(l.surface)'],
-    ['bedrooms', 'l.bedrooms::text'],
-    ['bathrooms', 'l.bathrooms::text'],
+    ['neighborhood', nullable('to_json(l.neighborhood)')],
+    ['surface', nullable('to_json(l.surface)')],
+    ['bedrooms', nullable('l.bedrooms')],
+    ['bathrooms', nullable('l.bathrooms')],
     ['type', quoted('l.type')],
     ['purpose', quoted('l.purpose')],
     ['price_per_m2', nullable(amount('l.price_per_m2', currency))],

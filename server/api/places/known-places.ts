@@ -10,6 +10,7 @@ import { type Dataset, table } from '../dataset.js';
 import type { TFieldError } from '../../../contract/errors.js';
 import { CITIES } from '../../../contract/places.js';
 import { ApiError } from '../../platform/errors.js';
+import { foldQuarter, GAZETTEER, resolveQuarter } from '../../platform/gazetteer.js';
 import { closestNames, matchKey } from '../../platform/text.js';
 
 interface CatalogCity {
@@ -51,7 +52,10 @@ export class KnownPlaces {
     }
     if (filter.neighborhood !== undefined) {
       const key = matchKey(filter.neighborhood);
-      const known = cityKey !== undefined ? await this.neighbourhoodKnownIn(cityKey, key) : await this.neighbourhoodKnownAnywhere(key);
+      const known =
+        cityKey !== undefined
+          ? await this.neighbourhoodKnownIn(cityKey, key, filter.neighborhood)
+          : await this.neighbourhoodKnownAnywhere(key, filter.neighborhood);
       // With an unknown city, a neighbourhood known somewhere is not a second mistake.
       if (!known) errors.push(await this.unknownNeighbourhood(filter.neighborhood, cityKey));
     }
@@ -67,9 +71,11 @@ export class KnownPlaces {
     return (rowCount ?? 0) > 0;
   }
 
-  private async neighbourhoodKnownIn(cityKey: string, key: string): Promise<boolean> {
+  private async neighbourhoodKnownIn(cityKey: string, key: string, typed: string): Promise<boolean> {
     if (key === '') return false;
     if (CATALOG.get(cityKey)?.neighbourhoods.has(key)) return true;
+    const city = GAZETTEER.get(cityKey);
+    if (city && resolveQuarter(city, typed)) return true;
     const { rowCount } = await this.data.pool.query(
       `SELECT 1 FROM ${table(this.data, 'places')} WHERE city_key = $1 AND neighborhood_key = $2`,
       [cityKey, key],
@@ -77,9 +83,11 @@ export class KnownPlaces {
     return (rowCount ?? 0) > 0;
   }
 
-  private async neighbourhoodKnownAnywhere(key: string): Promise<boolean> {
+  private async neighbourhoodKnownAnywhere(key: string, typed: string): Promise<boolean> {
     if (key === '') return false;
     for (const city of CATALOG.values()) if (city.neighbourhoods.has(key)) return true;
+    const folded = foldQuarter(typed);
+    for (const city of GAZETTEER.values()) if (city.byName.has(folded)) return true;
     const { rowCount } = await this.data.pool.query(`SELECT 1 FROM ${table(this.data, 'places')} WHERE neighborhood_key = $1 LIMIT 1`, [
       key,
     ]);
@@ -89,6 +97,10 @@ export class KnownPlaces {
   /** Every known place: the catalog's, then the ones listings brought (error path only). */
   private async allPlaces(): Promise<Place[]> {
     const catalog = CITIES.flatMap((c) => c.neighbourhoods.map((n) => ({ city: c.name, neighborhood: n.name })));
+    // Then the gazetteer's quarters (top-level names: their parts are found under them).
+    for (const city of GAZETTEER.values()) {
+      for (const q of new Set([...city.byName.values()].map((v) => v.quarter))) catalog.push({ city: city.name, neighborhood: q });
+    }
     const { rows } = await this.data.pool.query<Place>(
       `SELECT city, neighborhood FROM ${table(this.data, 'places')} ORDER BY city, neighborhood`,
     );

@@ -2,12 +2,14 @@ import { migrationStatus } from '../../../prisma/migration-status.js';
 import { applyMigrations } from '../../../prisma/schema-engine/migrations.js';
 import { openDatabase } from '../../platform/db.js';
 import { ensureSampleData } from '../../generate/sample-data.js';
+import { syncGazetteer } from '../../ingest/quarters.js';
 import { parseOptions } from '../args.js';
 import type { Command } from '../io.js';
 
 /**
  * The deploy step (`npm run db:migrate`, or `npm run admin:prod -- migrate` from the
- * compiled build): pending migrations, then the test keys' fixed sample if this version's
+ * compiled build): pending migrations, the gazetteer's quarters (contract/gazetteer, into
+ * `quarters`), then the test keys' fixed sample if this version's
  * is not there yet. Safe to run twice at once: both steps take a lock.
  */
 const migrate: Command = {
@@ -27,6 +29,12 @@ const migrate: Command = {
       }
     }
     const applied = await applyMigrations(url);
+    const db = openDatabase(url, { max: 1 });
+    try {
+      await syncGazetteer(db.pool);
+    } finally {
+      await db.close();
+    }
     const sampleLoaded = await ensureSampleData(url);
     const lines = [applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'];
     if (sampleLoaded) lines.push("test keys' sample data loaded");

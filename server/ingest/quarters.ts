@@ -1,0 +1,133 @@
+/**
+ * The importer's side of the gazetteer: the `quarters` table kept equal to the JSON files
+ * (loaded by `npm run db:migrate`, demo mode and each import; idempotent), operators'
+ * aliases read from `quarter_aliases`, and the resolver an import uses, which remembers
+ * the names it could not resolve for the report.
+ */
+import { GAZETTEER, type GazetteerCity, type OperatorAliases, type Quarter, foldQuarter, resolveQuarter } from '../platform/gazetteer.js';
+import { closestNames, matchKey } from '../platform/text.js';
+import type { Queryable } from './upsert.js';
+
+const SYNC_SQL = `
+INSERT INTO quarters (city_key, folded, name, key, parent_name, lat, lng, precision_m)
+SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::int[])
+ON CONFLICT (city_key, folded) DO UPDATE SET
+  name = EXCLUDED.name, key = EXCLUDED.key, parent_name = EXCLUDED.parent_name,
+  lat = EXCLUDED.lat, lng = EXCLUDED.lng, precision_m = EXCLUDED.precision_m
+WHERE (quarters.name, quarters.key, quarters.parent_name, quarters.lat, quarters.lng, quarters.precision_m)
+  IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.key, EXCLUDED.parent_name, EXCLUDED.lat, EXCLUDED.lng, EXCLUDED.precision_m)`;
+
+/** Writes the gazetteer's quarters and sub-quarters (each under its own name) into `quarters`. */
+export async function syncGazetteer(db: Queryable): Promise<void> {
+  const cols: unknown[][] = [[], [], [], [], [], [], [], []];
+  for (const city of GAZETTEER.values()) {
+    const seen = new Set<string>();
+    for (const q of city.byName.values()) {
+      const folded = foldQuarter(q.name);
+      if (seen.has(folded)) continue;
+      seen.add(folded);
+      const row = [city.key, folded, q.name, q.key, q.name === q.quarter ? null : q.quarter, q.point.lat, q.point.lng, q.point.precision_m];
+      row.forEach((v, i) => cols[i].push(v));
+    }
+  }
+  await db.query(SYNC_SQL, cols);
+}
+
+export async function operatorAliases(db: Queryable): Promise<OperatorAliases> {
+  const { rows } = await db.query<{ city_key: string; folded: string; target: string }>(
+    'SELECT city_key, folded, target FROM quarter_aliases',
+  );
+  const aliases: OperatorAliases = new Map();
+  for (const r of rows) {
+    let city = aliases.get(r.city_key);
+    if (!city) aliases.set(r.city_key, (city = new Map()));
+    city.set(r.folded, r.target);
+  }
+  return aliases;
+}
+
+export interface UnresolvedName {
+  city: string;
+  name: string;
+  rows: number;
+  /** The known quarter names closest to it, closest first. */
+  closest: string[];
+}
+
+/** The known names closest to a raw name, or to one of its words (`Bonamousadi Carrefour`). */
+function closestTo(raw: string, names: string[]): string[] {
+  const found = new Set(closestNames(raw, names));
+  for (const word of raw.split(/[\s,()/-]+/)) if (word.length >= 4) for (const n of closestNames(word, names)) found.add(n);
+  return [...found].slice(0, 3);
+}
+
+/** Resolves raw quarter names for one import, each distinct name once. */
+export class QuarterResolver {
+  private readonly cache = new Map<string, Quarter | null>();
+  private readonly misses = new Map<string, { city: GazetteerCity; name: string; rows: number }>();
+
+  constructor(private readonly aliases: OperatorAliases = new Map()) {}
+
+  resolve(city: GazetteerCity, raw: string): Quarter | null {
+    const cacheKey = `${city.key}\u0000${raw}`;
+    let found = this.cache.get(cacheKey);
+    if (found === undefined) {
+      found = resolveQuarter(city, raw, this.aliases);
+      if (this.cache.size < 100_000) this.cache.set(cacheKey, found);
+    }
+    if (found === null) {
+      const missKey = `${city.key}\u0000${foldQuarter(raw)}`;
+      const miss = this.misses.get(missKey);
+      if (miss) miss.rows++;
+      else if (this.misses.size < 10_000) this.misses.set(missKey, { city, name: raw.trim(), rows: 1 });
+    }
+    return found;
+  }
+
+  /** The names no quarter was found for, most rows first, with the closest known names. */
+  unresolved(): UnresolvedName[] {
+    return [...this.misses.values()]
+      .sort((a, b) => b.rows - a.rows || a.name.localeCompare(b.name, 'fr'))
+      .map((m) => ({ city: m.city.name, name: m.name, rows: m.rows, closest: closestTo(m.name, m.city.names) }));
+  }
+}
+
+export class AliasError extends Error {}
+
+/**
+ * `admin alias add`: `raw` becomes another name of `target` (a known quarter or
+ * sub-quarter of `cityName`) for every later import, and the listings already filed under
+ * the city alone because of that name move to the quarter (their `updated_at` moves: their
+ * public `neighborhood` changed). Returns the quarter and how many listings moved.
+ */
+export async function addAlias(db: Queryable, cityName: string, raw: string, target: string): Promise<{ quarter: string; moved: number }> {
+  const city = GAZETTEER.get(matchKey(cityName));
+  if (!city)
+    throw new AliasError(`unknown city "${cityName}": the gazetteer covers ${[...GAZETTEER.values()].map((c) => c.name).join(', ')}`);
+  const quarter = city.byName.get(foldQuarter(target));
+  if (!quarter) {
+    const closest = closestNames(target, city.names);
+    throw new AliasError(`"${target}" is not a quarter of ${city.name}${closest.length ? `; did you mean ${closest.join(', ')}?` : ''}`);
+  }
+  const folded = foldQuarter(raw);
+  if (folded === '') throw new AliasError('the name to add must not be empty');
+  const existing = city.byName.get(folded);
+  if (existing) throw new AliasError(`"${raw}" is already a name of ${existing.name} in the gazetteer`);
+  await db.query(
+    `INSERT INTO quarter_aliases (city_key, folded, alias, target) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (city_key, folded) DO UPDATE SET alias = EXCLUDED.alias, target = EXCLUDED.target`,
+    [city.key, folded, raw.trim(), quarter.name],
+  );
+  const { rows } = await db.query<{ raw_neighborhood: string }>(
+    `SELECT DISTINCT raw_neighborhood FROM listings WHERE city_key = $1 AND neighborhood_key IS NULL AND raw_neighborhood IS NOT NULL`,
+    [city.key],
+  );
+  const names = rows.map((r) => r.raw_neighborhood).filter((n) => foldQuarter(n) === folded);
+  if (names.length === 0) return { quarter: quarter.name, moved: 0 };
+  const moved = await db.query(
+    `UPDATE listings SET neighborhood = $3, neighborhood_key = $4, raw_neighborhood = NULL, updated_at = now()
+     WHERE city_key = $1 AND neighborhood_key IS NULL AND raw_neighborhood = ANY($2::text[])`,
+    [city.key, names, quarter.name, quarter.key],
+  );
+  return { quarter: quarter.name, moved: moved.rowCount ?? 0 };
+}
