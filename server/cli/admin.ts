@@ -73,8 +73,8 @@ async function main(): Promise<number> {
         embedded = await startEmbeddedPostgres(config.dataDir);
         url = embedded.url;
       }
-      // On stderr, so that --json output stays one document: which database the command changes.
-      console.error(`database: ${describeDatabase(config.databaseUrl, config.dataDir, served !== null)}`);
+      // Which database the command changes, for the operator (stderr; --json output is for scripts and stays as it was).
+      if (!json) console.error(`database: ${describeDatabase(config.databaseUrl, config.dataDir, served !== null)}`);
       return url;
     },
     async db() {

@@ -166,7 +166,7 @@ describe('detail', () => {
     const dates = l.price_history.map((h: { date: string }) => Date.parse(h.date));
     expect([...dates].sort((a, b) => a - b)).toEqual(dates);
     expect(l.price_history.at(-1).price).toBe(l.price);
-    expect(Object.keys(res.body.meta).sort()).toEqual(['quota', 'request_id']);
+    expect(Object.keys(res.body.meta).sort()).toEqual(['dataset', 'quota', 'request_id']);
   });
 
   it('answers 404 not_found for an unknown id, 400 for a malformed one', async () => {
