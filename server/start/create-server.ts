@@ -199,6 +199,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       logger,
       redis,
       mail,
+      background,
       formSecrets: options.secrets.dashboard,
       ...options.dashboard,
     }),
