@@ -58,7 +58,6 @@ export class Dashboard {
   readonly resetByEmail: AttemptLimiter;
   readonly assets: Record<string, Asset>;
   readonly now: () => Date;
-  private afterAnswerQueue: Promise<void> = Promise.resolve();
 
   constructor(readonly deps: DashboardDeps) {
     this.formTokens = new FormTokens(deps.formSecrets.map((secret) => Buffer.from(secret)));
@@ -83,13 +82,12 @@ export class Dashboard {
    * show, so the answer is the same, in content and time, whatever the work finds.
    */
   afterAnswer(what: string, work: () => Promise<unknown>): void {
-    // One after another, in order: a burst of sign-ups queues its links and mails rather
-    // than taking every database connection at once.
-    const done = this.afterAnswerQueue.then(work).then(
-      () => undefined,
-      (err: Error) => this.deps.logger.error({ err: err.message }, `dashboard: ${what} failed`),
-    );
-    this.afterAnswerQueue = done;
+    const done = Promise.resolve()
+      .then(work)
+      .then(
+        () => undefined,
+        (err: Error) => this.deps.logger.error({ err: err.message }, `dashboard: ${what} failed`),
+      );
     void this.deps.background.track(done);
   }
 
