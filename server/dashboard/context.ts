@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { Prisma } from '../platform/db.js';
 import type { Logger } from '../platform/logger.js';
 import type { AccountMail } from '../mail/account-mail.js';
+import type { BackgroundWork } from '../platform/background-work.js';
 import { type Asset, asset } from './assets.js';
 import { FormTokens } from './form-tokens.js';
 import { AttemptLimiter } from './attempt-limiter.js';
@@ -20,6 +21,8 @@ export interface DashboardDeps {
   logger: Logger;
   /** Account e-mails (confirmation, password reset, keys…), with links to the public dashboard. */
   mail: AccountMail;
+  /** Work left after an answer (links, mails), awaited before the database pool closes. */
+  background: BackgroundWork;
   /** Shares the log-in attempt counts between server instances. */
   redis?: Redis;
   /** Always mark cookies Secure (behind a TLS-terminating proxy); otherwise only on https requests. */
@@ -73,14 +76,19 @@ export class Dashboard {
   }
 
   /**
-   * Runs `work` after the answer, on a later turn of the event loop, logging its failure:
+   * Runs `work` once the route's synchronous part (which writes the answer) is over,
+   * logging its failure:
    * what a request leaves to do (a lookup, a mail) that its answer must not wait for or
    * show, so the answer is the same, in content and time, whatever the work finds.
    */
   afterAnswer(what: string, work: () => Promise<unknown>): void {
-    setImmediate(() => {
-      work().catch((err: Error) => this.deps.logger.error({ err: err.message }, `dashboard: ${what} failed`));
-    });
+    const done = Promise.resolve()
+      .then(work)
+      .then(
+        () => undefined,
+        (err: Error) => this.deps.logger.error({ err: err.message }, `dashboard: ${what} failed`),
+      );
+    void this.deps.background.track(done);
   }
 
   get prisma(): Prisma {

@@ -27,6 +27,8 @@ export interface Recipient {
   email: string;
   language: Lang;
   companyName: string | null;
+  /** Null while the address is not confirmed (an account row has it). */
+  emailVerifiedAt?: Date | null;
 }
 
 export class AccountMail {
@@ -82,7 +84,18 @@ export class AccountMail {
     );
   }
 
-  keyCreated(to: Recipient, key: KeyView): Promise<boolean> {
+  /**
+   * Mails that carry text a customer typed (a key's name) wait for a confirmed address:
+   * whoever signs up with someone else's address cannot have Mboa mail it their words.
+   */
+  private unconfirmed(to: Recipient, kind: string): boolean {
+    if (to.emailVerifiedAt !== null) return false;
+    this.o.logger.info({ account_id: to.id, kind }, 'mail not sent: address not confirmed');
+    return true;
+  }
+
+  async keyCreated(to: Recipient, key: KeyView): Promise<boolean> {
+    if (this.unconfirmed(to, 'key_created')) return false;
     const when = formatDayTime(to.language, new Date(key.created_at));
     return this.send(
       to,
@@ -91,7 +104,8 @@ export class AccountMail {
     );
   }
 
-  keyRotated(to: Recipient, rotation: { keyInfo: KeyView; previous: KeyView }): Promise<boolean> {
+  async keyRotated(to: Recipient, rotation: { keyInfo: KeyView; previous: KeyView }): Promise<boolean> {
+    if (this.unconfirmed(to, 'key_rotated')) return false;
     const until = formatDayTime(to.language, new Date(rotation.previous.expires_at!));
     return this.send(
       to,
@@ -106,7 +120,8 @@ export class AccountMail {
     );
   }
 
-  keyRevoked(to: Recipient, key: KeyView): Promise<boolean> {
+  async keyRevoked(to: Recipient, key: KeyView): Promise<boolean> {
+    if (this.unconfirmed(to, 'key_revoked')) return false;
     const when = formatDayTime(to.language, new Date(key.revoked_at ?? Date.now()));
     return this.send(to, 'key_revoked', keyRevokedMail(to.language, { name: key.name, prefix: key.prefix, when, url: this.link('/keys') }));
   }

@@ -169,6 +169,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       logger,
       redis,
       mail,
+      background,
       formSecrets: options.secrets.dashboard,
       ...options.dashboard,
     }),

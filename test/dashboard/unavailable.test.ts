@@ -3,6 +3,7 @@
  * connections reset), every dashboard page answers 503 with a page in French and English
  * and retry advice, never a 500; when the database is back, pages work again at once.
  */
+import { BackgroundWork } from '../../server/platform/background-work.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardRouter } from '../../server/dashboard/index.js';
 import { createLogger } from '../../server/platform/logger.js';
@@ -27,7 +28,14 @@ afterAll(async () => {
 function dashboardRoutes(): Array<{ method: 'GET' | 'POST'; path: string }> {
   const logger = createLogger('silent');
   const mail = new AccountMail({ mailer: { send: async () => {}, close() {} }, dashboardUrl: t.baseUrl, logger });
-  const router = dashboardRouter({ prisma: t.db.prisma, pool: t.db.pool, logger, mail, formSecrets: TEST_SECRETS.dashboard });
+  const router = dashboardRouter({
+    prisma: t.db.prisma,
+    pool: t.db.pool,
+    logger,
+    mail,
+    background: new BackgroundWork(),
+    formSecrets: TEST_SECRETS.dashboard,
+  });
   const fill: Record<string, string> = { ':id': 'key_aaaaaaaaaaaaaaaa', ':lang': 'en', ':number': '1' };
   const routes: Array<{ method: 'GET' | 'POST'; path: string }> = [];
   for (const layer of (router as unknown as { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> }).stack) {

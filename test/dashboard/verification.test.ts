@@ -129,6 +129,23 @@ describe('sign-up, then confirmation by e-mail', () => {
     );
   });
 
+  it('mails no customer-typed text (a key’s name) to an address not yet confirmed', async () => {
+    const client = t.client();
+    const { email } = await signUp(t, client, { verify: false });
+    await latestLink(email);
+    const name = 'Pay at https://evil.example';
+    expect((await client.submit('/dashboard/keys', '/dashboard/keys', { name, kind: 'test' })).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 300));
+    const mails = () => t.mailbox.to(email).filter((m) => /New API key/.test(m.subject ?? ''));
+    expect(mails()).toHaveLength(0);
+    for (const m of t.mailbox.to(email)) expect(`${m.subject} ${m.text}`).not.toContain('evil.example');
+    // Once the address is confirmed, key mails go out as ever.
+    await confirmAddress(t, client, email);
+    expect((await client.submit('/dashboard/keys', '/dashboard/keys', { name: 'Second test key', kind: 'test' })).status).toBe(201);
+    expect((await t.mailbox.waitFor(email, /New API key/)).subject).toContain('Second test key');
+    expect(mails()).toHaveLength(1);
+  });
+
   it('confirms through the helper every suite uses (the link from the mail)', async () => {
     const client = t.client();
     const { email, key } = await signUp(t, client, { verify: false });

@@ -105,15 +105,13 @@ export function authRoutes(router: Router, d: Dashboard): void {
         logger.info({ domain: email.split('@')[1] }, 'dashboard: sign-up with a taken address');
         return welcome(req, res, { company: form.company, plan, email, key: generateApiKey().key, session: null });
       }
-      // The key works once the address is confirmed: the link is made and mailed after the answer.
-      d.afterAnswer('confirmation link', async () => {
-        const link = await startVerification(d.prisma, created.account.id, d.now());
-        await d.mail.verifyEmail(
-          { id: created.account.id, email, language: lang, companyName: null },
-          link,
-          TOKEN_TTL_MS.verify_email / 3_600_000,
-        );
-      });
+      // The key works once the address is confirmed: the link goes out now, off the answer's path.
+      const link = await startVerification(d.prisma, created.account.id, d.now());
+      void d.mail.verifyEmail(
+        { id: created.account.id, email, language: lang, companyName: null },
+        link,
+        TOKEN_TTL_MS.verify_email / 3_600_000,
+      );
       const session = await startSession(d.prisma, created.account.id, d.now());
       logger.info({ account_id: created.account.id, plan }, 'dashboard: account created');
       welcome(req, res, { company: form.company, plan, email, key: created.key, session });
