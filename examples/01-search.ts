@@ -42,7 +42,7 @@ run(async () => {
       page.data.map((l) => [
         l.id,
         l.type,
-        l.neighborhood,
+        l.neighborhood ?? '?',
         String(l.bedrooms ?? '?'),
         String(l.surface ?? '?'),
         xaf(l.price),
