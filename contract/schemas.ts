@@ -79,6 +79,7 @@ export const ZListing = z.object({
     example: 5,
   }),
   bathrooms: extendApi(z.number().int().nullable(), { description: 'Number of bathrooms (0 for land); null when not given.', example: 4 }),
+  location: ZLocation.nullable(),
   type: ZPropertyType,
   purpose: ZPurpose,
   price_per_m2: nullableMoney(
@@ -115,10 +116,12 @@ export const ZListingDetail = ZListing.extend({
 });
 export type TListingDetail = z.infer<typeof ZListingDetail>;
 
+import { ZLocation } from './location.js';
 import { ZCollectionMeta, ZPageMeta, ZSingleMeta } from './meta.js';
 
 export { ZCollectionMeta, ZPageMeta, ZQuota, ZSingleMeta } from './meta.js';
 export type { TCollectionMeta, TPageMeta, TQuota, TSingleMeta } from './meta.js';
+export type { TLocation } from './location.js';
 
 /* ---------------------------------------------------------------- queries */
 

@@ -16,7 +16,7 @@ import { Random, weightedTable } from './random.js';
 import type { ListingRecord } from '../ingest/record.js';
 
 /** A generated row: always dated (a feed may not be, the generator's always are). */
-export type GeneratedRecord = ListingRecord & { title: string; listed_at: string };
+export type GeneratedRecord = ListingRecord & { title: string; listed_at: string; neighborhood: string };
 import { titleOf } from './titles.js';
 
 export interface GenerateOptions {

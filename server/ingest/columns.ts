@@ -29,26 +29,26 @@ export function cachedMatchKey(value: string): string {
   return key;
 }
 
-/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$23). */
+/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$25). */
 export const UNNEST_LISTINGS = `unnest(
   $1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[],
   $9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[],
   $16::timestamptz[], $17::timestamptz[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
-  $23::text[]
+  $23::text[], $24::float8[], $25::float8[]
 ) AS t(id, title, price, city, city_key, neighborhood, neighborhood_key, surface, bedrooms, bathrooms, type,
        purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name, contact_phone,
-       contact_email, street_address, source_ref, raw_neighborhood)`;
+       contact_email, street_address, source_ref, raw_neighborhood, lat, lng)`;
 
 /** The INSERT column list and the matching SELECT over `t`, with `sourceParam` as the source. */
 export function insertListingsFrom(sourceParam: string): { columns: string; select: string } {
   return {
     columns: `(id, title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms,
       bathrooms, type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name,
-      contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood)`,
+      contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood, lat, lng)`,
     select: `t.id, t.title, t.price, 'XAF', t.city, t.city_key, t.neighborhood, t.neighborhood_key, t.surface,
       t.bedrooms, t.bathrooms, t.type::"PropertyType", t.purpose::"Purpose", t.price_per_m2,
       t.status::"ListingStatus", t.listed_at, t.updated_at, t.removed_at, t.contact_name, t.contact_phone,
-      t.contact_email, t.street_address, ${sourceParam}, t.source_ref, t.raw_neighborhood`,
+      t.contact_email, t.street_address, ${sourceParam}, t.source_ref, t.raw_neighborhood, t.lat, t.lng`,
   };
 }
 
@@ -78,6 +78,8 @@ export class ListingBatch {
     street_address: new ArrayLiteral(),
     source_ref: new ArrayLiteral(),
     raw_neighborhood: new ArrayLiteral(),
+    lat: new ArrayLiteral(),
+    lng: new ArrayLiteral(),
   };
   private readonly h = { listing_id: new ArrayLiteral(), price: new ArrayLiteral(), changed_at: new ArrayLiteral() };
 
@@ -123,6 +125,8 @@ export class ListingBatch {
     c.street_address.text(r.street_address ?? null);
     c.source_ref.text(r.source_ref);
     c.raw_neighborhood.text(r.raw_neighborhood ?? null);
+    c.lat.number(r.lat ?? null);
+    c.lng.number(r.lng ?? null);
     if (r.price_history) {
       for (const entry of r.price_history) {
         this.h.listing_id.text(id);
@@ -132,7 +136,7 @@ export class ListingBatch {
     }
   }
 
-  /** $1..$23 in the order of UNNEST_LISTINGS. */
+  /** $1..$25 in the order of UNNEST_LISTINGS. */
   params(): string[] {
     return Object.values(this.c).map((a) => a.toString());
   }

@@ -63,17 +63,20 @@ function closestTo(raw: string, names: string[]): string[] {
 
 /** Resolves raw quarter names for one import, each distinct name once. */
 export class QuarterResolver {
-  private readonly cache = new Map<string, Quarter | null>();
+  /** City key → raw name → quarter: no string built per row (a million rows, a few hundred names). */
+  private readonly cache = new Map<string, Map<string, Quarter | null>>();
+  private cached = 0;
   private readonly misses = new Map<string, { city: GazetteerCity; name: string; rows: number }>();
 
   constructor(private readonly aliases: OperatorAliases = new Map()) {}
 
   resolve(city: GazetteerCity, raw: string): Quarter | null {
-    const cacheKey = `${city.key}\u0000${raw}`;
-    let found = this.cache.get(cacheKey);
+    let names = this.cache.get(city.key);
+    if (!names) this.cache.set(city.key, (names = new Map()));
+    let found = names.get(raw);
     if (found === undefined) {
       found = resolveQuarter(city, raw, this.aliases);
-      if (this.cache.size < 100_000) this.cache.set(cacheKey, found);
+      if (this.cached++ < 100_000) names.set(raw, found);
     }
     if (found === null) {
       const missKey = `${city.key}\u0000${foldQuarter(raw)}`;

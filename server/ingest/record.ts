@@ -53,7 +53,10 @@ export const ZListingRecord = z
     price: xaf,
     currency: z.literal('XAF', { errorMap: () => ({ message: 'must be XAF' }) }).default('XAF'),
     city: text(100),
-    neighborhood: text(100),
+    // A quarter, or the advert's own point (`lat` and `lng`, WGS84), or both.
+    neighborhood: text(100).nullish(),
+    lat: z.number({ invalid_type_error: 'must be a number' }).min(-90, 'must be a latitude').max(90, 'must be a latitude').nullish(),
+    lng: z.number({ invalid_type_error: 'must be a number' }).min(-180, 'must be a longitude').max(180, 'must be a longitude').nullish(),
     // What a Cameroonian portal often leaves out is optional (absent or null): the row is
     // still a listing, and each market figure uses the rows that have what it needs.
     surface: z
@@ -84,6 +87,16 @@ export const ZListingRecord = z
   })
   .strict()
   .superRefine((r, ctx) => {
+    if ((r.lat == null) !== (r.lng == null)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [r.lat == null ? 'lat' : 'lng'],
+        message: 'is required with ' + (r.lat == null ? 'lng' : 'lat'),
+      });
+    }
+    if (!r.neighborhood && r.lat == null) {
+      ctx.addIssue({ code: 'custom', path: ['neighborhood'], message: 'is required (or lat and lng)' });
+    }
     const listed = r.listed_at ? Date.parse(r.listed_at) : -Infinity;
     if (r.status === 'active' && r.removed_at) {
       ctx.addIssue({ code: 'custom', path: ['removed_at'], message: 'must be empty while status is active' });
@@ -148,4 +161,6 @@ export const RECORD_FIELDS = [
   'contact_phone',
   'contact_email',
   'street_address',
+  'lat',
+  'lng',
 ] as const;

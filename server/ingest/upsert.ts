@@ -17,7 +17,7 @@
 import type pg from 'pg';
 import { insertListingsFrom, type ListingBatch, UNNEST_LISTINGS } from './columns.js';
 
-const insert = insertListingsFrom('$24');
+const insert = insertListingsFrom('$26');
 
 const PUBLIC = [
   'title',
@@ -32,6 +32,8 @@ const PUBLIC = [
   'status',
   'listed_at',
   'removed_at',
+  'lat',
+  'lng',
 ];
 const PRIVATE = ['contact_name', 'contact_phone', 'contact_email', 'street_address', 'raw_neighborhood'];
 /** Derived columns follow their inputs (keys from names, price_per_m2 from price and surface). */
@@ -39,12 +41,12 @@ const DERIVED = ['city_key', 'neighborhood_key', 'price_per_m2'];
 
 /**
  * The new value of a column on conflict. A row without `listed_at` was stamped with the
- * import's time ($28, see ListingBatch.push): it keeps the date of the import that first
+ * import's time ($30, see ListingBatch.push): it keeps the date of the import that first
  * saw it.
  */
 const incoming = (c: string) =>
   c === 'listed_at'
-    ? `(CASE WHEN EXCLUDED.listed_at = $28::timestamptz THEN listings.listed_at ELSE EXCLUDED.listed_at END)`
+    ? `(CASE WHEN EXCLUDED.listed_at = $30::timestamptz THEN listings.listed_at ELSE EXCLUDED.listed_at END)`
     : `EXCLUDED.${c}`;
 const row = (table: string, cols: string[]) => `(${cols.map((c) => (table === 'EXCLUDED' ? incoming(c) : `${table}.${c}`)).join(', ')})`;
 
@@ -71,12 +73,12 @@ WITH before AS (
   RETURNING 1
 ), new_price AS (
   INSERT INTO price_history (listing_id, price, changed_at)
-  SELECT r.id, r.price, $28::timestamptz FROM repriced r
+  SELECT r.id, r.price, $30::timestamptz FROM repriced r
   RETURNING 1
 ), feed_history AS (
   INSERT INTO price_history (listing_id, price, changed_at)
   SELECT h.listing_id, h.price, h.changed_at
-  FROM unnest($25::text[], $26::bigint[], $27::timestamptz[]) AS h(listing_id, price, changed_at)
+  FROM unnest($27::text[], $28::bigint[], $29::timestamptz[]) AS h(listing_id, price, changed_at)
   JOIN upserted u ON u.id = h.listing_id AND u.inserted
   RETURNING 1
 )

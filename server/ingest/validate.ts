@@ -7,7 +7,7 @@
 import type { ZodIssue } from 'zod';
 import { CITIES } from '../../contract/places.js';
 import { cachedMatchKey } from './columns.js';
-import { GAZETTEER } from '../platform/gazetteer.js';
+import { GAZETTEER, type GazetteerCity } from '../platform/gazetteer.js';
 import { QuarterResolver } from './quarters.js';
 import { type StoredRecord, ZListingRecord } from './record.js';
 import { writtenTitle } from './title.js';
@@ -56,28 +56,56 @@ const DEFAULT_RESOLVER = new QuarterResolver();
 export function validateRow(value: Record<string, unknown>, resolver: QuarterResolver = DEFAULT_RESOLVER): Validated {
   dropEmpty(value);
   const parsed = ZListingRecord.safeParse(value);
+  const ref = value.source_ref;
+  const sourceRef = typeof ref === 'string' && ref.trim() ? ref.trim() : undefined;
   if (!parsed.success) {
     const reasons = [...new Set(parsed.error.issues.map(describe))];
-    const ref = value.source_ref;
-    return { ok: false, reason: reasons.join('; '), sourceRef: typeof ref === 'string' && ref.trim() ? ref.trim() : undefined };
+    return { ok: false, reason: reasons.join('; '), sourceRef };
   }
-  const record = parsed.data as StoredRecord & { neighborhood: string };
+  const record: StoredRecord = parsed.data as StoredRecord;
   const cityKey = cachedMatchKey(record.city);
   const city = GAZETTEER.get(cityKey);
-  let stored: StoredRecord = record;
+  if (record.lat != null && record.lng != null) {
+    const wrong = pointProblem(record.lat, record.lng, city);
+    if (wrong) return { ok: false, reason: `lat, lng: ${wrong}`, sourceRef };
+    // Public to about 100 m: an advert's exact point is its owner's door.
+    record.lat = Math.round(record.lat * 1000) / 1000;
+    record.lng = Math.round(record.lng * 1000) / 1000;
+  }
+  let stored = record;
   if (city) {
     // A gazetteer city: its spelling, and the quarter resolved, or the city alone.
     record.city = city.name;
-    const quarter = resolver.resolve(city, record.neighborhood);
+    const quarter = record.neighborhood ? resolver.resolve(city, record.neighborhood) : null;
     if (quarter) {
       record.neighborhood = quarter.name;
       record.neighborhood_key = quarter.key;
-    } else {
+    } else if (record.neighborhood) {
       stored = { ...record, neighborhood: null, neighborhood_key: null, raw_neighborhood: record.neighborhood };
     }
   }
+  stored.neighborhood ??= null;
   const title = stored.title;
   if (!title) stored.title = writtenTitle({ ...stored, place: stored.neighborhood ?? stored.city }, ENGLISH.has(cityKey));
   else if (UNTIDY_SPACE.test(title)) stored.title = title.replace(/\s+/g, ' ');
   return { ok: true, record: stored };
+}
+
+/** Cameroon's extent, with a margin of a few km. */
+const CAMEROON = { south: 1.6, west: 8.4, north: 13.1, east: 16.2 };
+/** How far beyond its city's (already generous) bounds an advert's point may be. */
+const CITY_MARGIN_KM = 10;
+const KM_PER_DEGREE = 111.32;
+
+/** Why a feed's point cannot be the advert's, or null when it can. */
+function pointProblem(lat: number, lng: number, city: GazetteerCity | undefined): string | null {
+  if (lat < CAMEROON.south || lat > CAMEROON.north || lng < CAMEROON.west || lng > CAMEROON.east) {
+    return `(${lat}, ${lng}) is outside Cameroon (latitude ${CAMEROON.south} to ${CAMEROON.north}, longitude ${CAMEROON.west} to ${CAMEROON.east}); swapped?`;
+  }
+  if (!city) return null;
+  const b = city.bounds;
+  const dLat = Math.max(b.south - lat, 0, lat - b.north) * KM_PER_DEGREE;
+  const dLng = Math.max(b.west - lng, 0, lng - b.east) * KM_PER_DEGREE * Math.cos((lat * Math.PI) / 180);
+  const km = Math.hypot(dLat, dLng);
+  return km > CITY_MARGIN_KM ? `(${lat}, ${lng}) is ${Math.round(km)} km outside ${city.name}` : null;
 }

@@ -219,6 +219,7 @@ describe('no PII leaves the API', () => {
         'days_on_market',
         'id',
         'listed_at',
+        'location',
         'neighborhood',
         'price',
         'price_history',

@@ -68,7 +68,7 @@ describe('a feed with only the fields a portal publishes', () => {
       const file = work.write('crawl.csv', `${csv}\n`);
       const result = await importFile(t.db.pool, { file, format: 'csv', source: src });
       expect(result.counts).toMatchObject({ rows: 3, accepted: 2, rejected: 1 });
-      expect(result.rejected_sample).toEqual([{ line: 4, source_ref: `${src}-3`, reason: 'neighborhood: is required' }]);
+      expect(result.rejected_sample).toEqual([{ line: 4, source_ref: `${src}-3`, reason: 'neighborhood: is required (or lat and lng)' }]);
       const stored = await listingsOf(t.db, src);
       expect(stored.map((s) => [s.title, s.bedrooms, s.surface])).toEqual([
         ['Appartement 2 chambres à louer à Makepe', 2, null],

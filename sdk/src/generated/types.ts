@@ -103,6 +103,29 @@ export interface Listing {
    */
   bathrooms: number | null;
   /**
+   * Where the listing is, as precisely as its source allows; null only in a city outside the
+   * gazetteer.
+   */
+  location: {
+    /**
+     * Latitude, WGS84.
+     * @example 4.0256
+     */
+    lat: number;
+    /**
+     * Longitude, WGS84.
+     * @example 9.693
+     */
+    lng: number;
+    /**
+     * `street`: the advert's own point, rounded to about 100 m; `neighborhood`: its quarter's
+     * centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in the
+     * README).
+     * @example "neighborhood"
+     */
+    precision: 'street' | 'neighborhood' | 'city';
+  } | null;
+  /**
    * Kind of property.
    * @example "villa"
    */

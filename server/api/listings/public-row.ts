@@ -3,10 +3,15 @@
  * columns (contacts, street address, source) are never selected for the API.
  */
 import { type Currency, fromXaf } from '../../../contract/currency.js';
-import type { TListing } from '../../../contract/schemas.js';
+import type { TListing, TLocation } from '../../../contract/schemas.js';
+import { GAZETTEER } from '../../platform/gazetteer.js';
 
-export const PUBLIC_COLUMNS = `l.id, l.title, l.price, l.currency, l.city, l.neighborhood, l.surface, l.bedrooms,
-  l.bathrooms, l.type, l.purpose, l.price_per_m2, l.status, l.listed_at, l.updated_at, l.removed_at,
+/** The centroid of the listing's quarter or sub-quarter (the gazetteer's, in `public`). */
+const QUARTER_POINT = `(SELECT ARRAY[q.lat, q.lng] FROM public.quarters q WHERE q.city_key = l.city_key AND q.name = l.neighborhood)`;
+
+export const PUBLIC_COLUMNS = `l.id, l.title, l.price, l.currency, l.city, l.city_key, l.neighborhood, l.surface, l.bedrooms,
+  l.bathrooms, l.type, l.purpose, l.price_per_m2, l.status, l.listed_at, l.updated_at, l.removed_at, l.lat, l.lng,
+  ${QUARTER_POINT} AS quarter_point,
   floor(extract(epoch FROM (coalesce(l.removed_at, now()) - l.listed_at)) / 86400)::int AS days_on_market`;
 
 export interface PublicRow {
@@ -15,7 +20,11 @@ export interface PublicRow {
   price: string | number;
   currency: string;
   city: string;
+  city_key: string;
   neighborhood: string | null;
+  lat: number | null;
+  lng: number | null;
+  quarter_point: [number, number] | null;
   surface: number | null;
   bedrooms: number | null;
   bathrooms: number | null;
@@ -27,6 +36,30 @@ export interface PublicRow {
   updated_at: Date;
   removed_at: Date | null;
   days_on_market: number;
+}
+
+/**
+ * The listing's place: the feed's point (stored rounded to about 100 m by the importer),
+ * else its quarter's centroid, else its city's; null in a city outside the gazetteer.
+ */
+function locationOf(r: PublicRow): TLocation | null {
+  if (r.lat !== null && r.lng !== null) return { lat: r.lat, lng: r.lng, precision: 'street' };
+  if (r.quarter_point) return { lat: r.quarter_point[0], lng: r.quarter_point[1], precision: 'neighborhood' };
+  const city = GAZETTEER.get(r.city_key);
+  return city ? { lat: city.centroid.lat, lng: city.centroid.lng, precision: 'city' } : null;
+}
+
+/** The same location as JSON text, in SQL (the export): same choice, same numbers. */
+function locationJsonSql(): string {
+  const point = (lat: string, lng: string, precision: string) =>
+    `'{"lat":' || ${lat} || ',"lng":' || ${lng} || ',"precision":"${precision}"}'`;
+  const cities = [...GAZETTEER.values()]
+    .map((c) => `WHEN '${c.key}' THEN '${JSON.stringify({ lat: c.centroid.lat, lng: c.centroid.lng, precision: 'city' })}'`)
+    .join(' ');
+  return `CASE WHEN l.lat IS NOT NULL AND l.lng IS NOT NULL THEN ${point('l.lat::text', 'l.lng::text', 'street')}
+    ELSE coalesce((SELECT ${point('q.lat::text', 'q.lng::text', 'neighborhood')} FROM public.quarters q
+                   WHERE q.city_key = l.city_key AND q.name = l.neighborhood),
+                  CASE l.city_key ${cities} ELSE 'null' END) END`;
 }
 
 /** The contract's Listing, amounts in `currency` (converted from the stored XAF). */
@@ -41,6 +74,7 @@ export function toListing(r: PublicRow, currency: Currency): TListing {
     surface: r.surface,
     bedrooms: r.bedrooms,
     bathrooms: r.bathrooms,
+    location: locationOf(r),
     type: r.type,
     purpose: r.purpose,
     price_per_m2: r.price_per_m2 === null ? null : fromXaf(r.price_per_m2, currency),
@@ -86,6 +120,7 @@ export function listingJsonSql(currency: Currency): string {
     ['surface', nullable('to_json(l.surface)')],
     ['bedrooms', nullable('l.bedrooms')],
     ['bathrooms', nullable('l.bathrooms')],
+    ['location', locationJsonSql()],
     ['type', quoted('l.type')],
     ['purpose', quoted('l.purpose')],
     ['price_per_m2', nullable(amount('l.price_per_m2', currency))],
