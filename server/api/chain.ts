@@ -87,7 +87,9 @@ export function apiIdentity(deps: PipelineDeps): Chain {
     const key = given.trim();
     if (!isWellFormedApiKey(key)) throw new ApiError('invalid_api_key', INVALID);
     const at = now();
-    const resolved = await deps.keys.resolve(hashApiKey(key));
+    const hash = hashApiKey(key);
+    context(res).failureAccount = deps.keys.lastAccountOf(hash);
+    const resolved = await deps.keys.resolve(hash);
     const verdict = keyVerdict(resolved, resolved, at);
     if (verdict === 'invalid') throw new ApiError('invalid_api_key', INVALID);
 
