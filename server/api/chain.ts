@@ -89,6 +89,7 @@ export function apiIdentity(deps: PipelineDeps): Chain {
     if (!isWellFormedApiKey(key)) throw new ApiError('invalid_api_key', INVALID);
     const at = now();
     const keyHash = hashApiKey(key);
+    context(res).failureAccount = deps.keys.lastAccountOf(keyHash);
     const resolved = await deps.keys.resolve(keyHash);
     const verdict = keyVerdict(resolved, resolved, at);
     if (verdict === 'invalid') throw new ApiError('invalid_api_key', INVALID);

@@ -21,6 +21,8 @@ export interface RequestContext extends StartedRequest {
   dataset?: 'live' | 'sample';
   /** The quota after this call, once known (sent in `meta.quota`). */
   quota?: TQuota;
+  /** The live-key account a failed answer counts against when the key could not be resolved (database unreachable). */
+  failureAccount?: string;
   /** A counted call's place in the quota, settled when its answer is known. */
   ticket?: Ticket;
 }

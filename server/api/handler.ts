@@ -26,6 +26,7 @@ import type { Metrics } from '../platform/metrics.js';
 import type { Readiness } from '../platform/readiness.js';
 import type { Drain } from '../http/drain.js';
 import type { Admission } from '../quota/admission.js';
+import type { FailureLog } from '../platform/failure-log.js';
 import type { RequestContext } from './context.js';
 import { type EffectiveFilters, effectiveFilters } from './listings/filters.js';
 import type { Reader } from './reader.js';
@@ -140,6 +141,8 @@ export interface ApiHandlerDeps {
   /** The quota as it stands, for an invalid request's answer. */
   showQuota: Chain;
   admission: Admission;
+  /** 5xx answers per account, for the availability it is shown. */
+  failures: FailureLog;
   /** What a live key's calls read, and a test key's. */
   readers: { live: Reader; sample: Reader };
   drain: Drain;
@@ -253,6 +256,9 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
           const problem = toApiError(err, ctx, deps.logger, path);
           // The slot is free before the answer leaves: the caller's next call sees the quota without this one.
           await releaseOnError(res, ctx, deps.admission);
+          // A live key's call answered 5xx: not charged, but it counts against its availability.
+          const failedFor = ctx.caller ? (ctx.dataset === 'live' ? ctx.caller.accountId : undefined) : ctx.failureAccount;
+          if (problem.status >= 500 && failedFor) deps.failures.note(failedFor, new Date());
           writeProblem(res, ctx, problem, deps.metrics);
         })
         .catch((err: Error) => deps.logger.error({ err: err.message, path }, 'error answer failed'));

@@ -68,6 +68,12 @@ const MAX_ENTRIES = 100_000;
 export class KeyCache {
   private readonly byHash = new Map<string, Entry>();
   private readonly hashesByAccount = new Map<string, Set<string>>();
+  /**
+   * The live-key account each key last resolved to, kept when the cache is cleared: only to
+   * put a 5xx answered while the database is unreachable on its account's availability,
+   * never to let a call through.
+   */
+  private readonly lastAccount = new Map<string, string>();
   /** Bumped by every invalidation: a lookup that raced one does not store its answer. */
   private generation = 0;
 
@@ -104,10 +110,22 @@ export class KeyCache {
       // What this process wrote last, if it is newer than what the database holds yet.
       touchedAt: Math.max(row.last_used_at?.getTime() ?? 0, hit?.key.keyId === row.key_id ? hit.key.touchedAt : 0),
     };
+    if (resolved.kind === 'live') this.remember(hash, resolved.accountId);
     // A key whose account still waits for its e-mail confirmation is read afresh each time:
     // a customer who has just clicked the link calls again at once, before any feed delay.
     if (live && this.feed?.live && generation === this.generation && resolved.emailVerified) this.store(hash, resolved, readAt);
     return resolved;
+  }
+
+  /** The account this key's last resolution named (live keys only), for attributing a failed answer. */
+  lastAccountOf(hash: string): string | undefined {
+    return this.lastAccount.get(hash);
+  }
+
+  private remember(hash: string, accountId: string): void {
+    if (this.lastAccount.size >= MAX_ENTRIES && !this.lastAccount.has(hash))
+      this.lastAccount.delete(this.lastAccount.keys().next().value as string);
+    this.lastAccount.set(hash, accountId);
   }
 
   private store(hash: string, key: ResolvedKey, readAt: number): void {

@@ -1,5 +1,6 @@
 /**
- * Graceful shutdown. On SIGTERM an instance stops accepting connections, lets the calls in
+ * Graceful shutdown. On SIGTERM an instance takes in the requests already sent to it (waiting
+ * in the kernel), stops accepting connections, lets the calls in
  * flight finish (up to a grace period, SHUTDOWN_GRACE_SECONDS), answers any new request
  * arriving on a kept-alive connection with 503 and `Connection: close`, waits for the
  * work those calls left behind (usage counts written, reservations given back), and only
@@ -18,9 +19,11 @@ const cutAnswers = new WeakSet<ServerResponse>();
 /** Whether the drain cut this answer (then it was not delivered, whatever 'finish' says). */
 export const wasCut = (res: ServerResponse): boolean => cutAnswers.has(res);
 
-function cutOff(res: ServerResponse): void {
+/** Cuts an answer (its connection reset); returns 1, to count it. */
+function cutOff(res: ServerResponse): number {
   cutAnswers.add(res);
   res.socket?.destroy();
+  return 1;
 }
 
 export class Drain {
@@ -90,9 +93,8 @@ export class Drain {
       // A call whose handler has not written its whole answer is cut (its connection reset,
       // never charged). One whose answer is written but still being handed to the network
       // gets a moment more: cutting it now could deliver the answer yet leave it uncharged.
-      for (const res of this.active) if (!res.writableEnded) cutOff(res);
-      cut = this.active.size;
-      if (this.active.size > 0 && (await this.settled(FLUSH_MS)) === 'timeout') for (const res of this.active) cutOff(res);
+      for (const res of this.active) if (!res.writableEnded) cut += cutOff(res);
+      if ((await this.settled(FLUSH_MS)) === 'timeout') for (const res of this.active) if (!wasCut(res)) cut += cutOff(res);
     }
     server.closeAllConnections();
     await closed;

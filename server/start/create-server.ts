@@ -39,6 +39,7 @@ import { apiHandlers } from '../api/endpoints/index.js';
 import { readerOf } from '../api/reader.js';
 import { Drain } from '../http/drain.js';
 import { BackgroundWork } from '../platform/background-work.js';
+import { FailureLog } from '../platform/failure-log.js';
 
 export interface ServerOptions {
   databaseUrl: string;
@@ -126,6 +127,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   const quotaAlerts = options.quotaAlerts === false ? undefined : new QuotaAlerts({ pool: db.pool, mail, logger });
 
   const background = new BackgroundWork();
+  const failures = new FailureLog({ pool: db.pool, logger });
   const drain = new Drain();
   const feed = new ChangeFeed({ databaseUrl: options.databaseUrl, ...options.changeFeed, logger });
   const metrics = new Metrics(db.pool, feed);
@@ -207,6 +209,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     admit: apiAdmission(chainDeps),
     showQuota: apiQuotaAsItStands(chainDeps),
     admission,
+    failures,
     drain,
     readiness,
     logger,
@@ -263,6 +266,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       if (redis && redis.status !== 'ready') await waitForRedis(redis, REDIS_WAIT_MS);
       await feed.start();
       admission.start();
+      failures.start();
       if (!(await readiness.refreshSchema())) {
         // Production before its deploy step: look again until the migrations are there.
         schemaPoller = setInterval(() => {
@@ -308,6 +312,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
         await new Promise((resolve) => setImmediate(resolve));
         await background.settled();
         await admission.stop();
+        await failures.stop();
         await feed.stop();
         redis?.disconnect();
         mailer.close();

@@ -41,7 +41,23 @@ describe('two languages', () => {
         ]),
       ),
       ...Object.fromEntries(
-        ['n', 'used', 'active', 'max', 'excess', 'min', 'minutes', 'quota', 'rate', 'pct', 'limit', 'seconds', 'years'].map((k) => [k, 2]),
+        [
+          'n',
+          'used',
+          'active',
+          'max',
+          'excess',
+          'min',
+          'minutes',
+          'quota',
+          'rate',
+          'pct',
+          'limit',
+          'seconds',
+          'years',
+          'answered',
+          'failed',
+        ].map((k) => [k, 2]),
       ),
     };
     for (const key of messageKeys()) {

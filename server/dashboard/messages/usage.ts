@@ -36,6 +36,16 @@ export const usageMessages = {
     en: 'Counted calls are successful calls (2xx), except ping: exactly what the API counts against your quota.',
     fr: 'Les appels comptés sont les appels réussis (2xx), sauf ping : exactement ce que l’API décompte de votre quota.',
   },
+  'usage.availability.title': { en: 'Availability (promised: 99.9 %)', fr: 'Disponibilité (promise : 99,9 %)' },
+  'usage.availability.none': { en: 'No calls yet', fr: 'Aucun appel encore' },
+  'usage.availability.met': {
+    en: 'Share of your calls answered without a server error (5xx or 503): {answered} answered, {failed} with a server error. Within the 99.9 % promise.',
+    fr: 'Part de vos appels servis sans erreur du serveur (5xx ou 503) : {answered} servis, {failed} en erreur du serveur. Dans la promesse de 99,9 %.',
+  },
+  'usage.availability.below': {
+    en: 'Share of your calls answered without a server error (5xx or 503): {answered} answered, {failed} with a server error. Below the 99.9 % promise: your contract’s service credits apply.',
+    fr: 'Part de vos appels servis sans erreur du serveur (5xx ou 503) : {answered} servis, {failed} en erreur du serveur. En dessous de la promesse de 99,9 % : les avoirs prévus par votre contrat s’appliquent.',
+  },
   'error.month': {
     en: 'Choose a month between {from} and {to}, written YYYY-MM.',
     fr: 'Choisissez un mois entre {from} et {to}, au format AAAA-MM.',

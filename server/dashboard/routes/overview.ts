@@ -14,6 +14,7 @@ import { handler, send, view } from '../respond.js';
 import { formatMonth } from '../../platform/format.js';
 import { t } from '../i18n.js';
 import { monthUsage } from '../usage-data.js';
+import { accountAvailability } from '../../accounts/availability.js';
 import { billingPage } from '../views/billing.js';
 import { notFoundPage } from '../views/errors.js';
 import { homePage } from '../views/home.js';
@@ -64,7 +65,9 @@ export function overviewRoutes(router: Router, d: Dashboard): void {
       const prev = analytics && month > first ? shiftMonth(month, -1) : null;
       const next = analytics && month < current ? shiftMonth(month, 1) : null;
       res.setHeader('Cache-Control', 'no-store');
-      send(res, status, usagePage(view(d, req, res), { plan: account.plan, usage, prev, next }));
+      // Enterprise is promised 99.9 %: its month's availability, as the SLA reads it.
+      const availability = account.plan === 'enterprise' ? await accountAvailability(d.deps.pool, account.id, month) : null;
+      send(res, status, usagePage(view(d, req, res), { plan: account.plan, usage, availability, prev, next }));
     }),
   );
 

@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../../platform/html.js';
 import type { Lang } from '../../platform/lang.js';
 import { t } from '../i18n.js';
 import type { MonthUsage } from '../usage-data.js';
+import { type Availability, SLA_TARGET } from '../../accounts/availability.js';
 import { ENDPOINT_LABELS } from '../labels.js';
 import { barChart } from './chart.js';
 import { upgradeInvite } from './home.js';
@@ -13,8 +14,29 @@ import { page, type View } from './layout.js';
 export interface UsagePageModel {
   plan: PlanName;
   usage: MonthUsage;
+  /** Enterprise: the month's availability against the 99.9 % promise. */
+  availability: Availability | null;
   prev: string | null;
   next: string | null;
+}
+
+/** Three decimals, never rounded up to the promise: 99.9996 % shows 99.999 %. */
+function availabilityText(lang: Lang, ratio: number): string {
+  return new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+    style: 'percent',
+    minimumFractionDigits: 3,
+    maximumFractionDigits: 3,
+  }).format(Math.floor(ratio * 100_000) / 100_000);
+}
+
+function availabilityCard(lang: Lang, a: Availability): SafeHtml {
+  const met = a.ratio === null || a.ratio >= SLA_TARGET;
+  const figure = a.ratio === null ? t(lang, 'usage.availability.none') : availabilityText(lang, a.ratio);
+  return html`<section class="card" aria-labelledby="availability-title">
+<h2 id="availability-title">${t(lang, 'usage.availability.title')}</h2>
+<p class="big" data-testid="availability" data-answered="${a.answered}" data-failed="${a.failed}">${figure}</p>
+<p>${t(lang, met ? 'usage.availability.met' : 'usage.availability.below', { answered: formatNumber(lang, a.answered), failed: formatNumber(lang, a.failed) })}</p>
+</section>`;
 }
 
 function share(lang: Lang, calls: number, total: number): string {
@@ -85,6 +107,7 @@ ${breakdown(lang, t(lang, 'usage.byKey'), t(lang, 'usage.col.key'), keyRows, u.u
 ${nav}
 ${total}
 <p class="hint">${t(lang, 'usage.note')}</p>
+${m.availability ? availabilityCard(lang, m.availability) : ''}
 ${content}`;
   return page(v, { title: t(lang, 'usage.title'), section: 'usage', body });
 }
