@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { Admission, type AdmissionCaller } from '../../server/quota/admission.js';
-import { LEASE_MIN_RATE, LEASE_MS } from '../../server/quota/leases.js';
+import { LEASE_MIN_RATE, LEASE_MS, MAX_LEASE } from '../../server/quota/leases.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { BackgroundWork } from '../../server/platform/background-work.js';
 import { itWhen } from '../helpers/requires.js';
@@ -192,10 +192,15 @@ describe('leases', () => {
       const now = new Date();
       const admitted = await Promise.all(Array.from({ length: 9_000 }, () => admission.admit(caller, 'listings.search', true, now)));
       expect(admitted.every((a) => a.outcome === 'admitted')).toBe(true);
-      expect((await inRedis(id)).held).toBe(9_000);
+      // Each call holds its slot; a lease, if a slow turn made one (the calls' clock crossed a
+      // lease period while they waited to be sent), holds at most MAX_LEASE more until it ends.
+      const held = (await inRedis(id)).held;
+      expect(held).toBeGreaterThanOrEqual(9_000);
+      expect(held).toBeLessThanOrEqual(9_000 + MAX_LEASE);
       await Promise.all(admitted.map((a) => admission.settle(a.ticket!, true)));
-      expect((await inRedis(id)).held).toBe(0);
+      // Stopping ends any lease, which gives back what it did not use.
       await admission.stop();
+      expect((await inRedis(id)).held).toBe(0);
       const { rows } = await servers[0].db.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1', [id]);
       expect(rows[0].used).toBe(9_000);
     } finally {
