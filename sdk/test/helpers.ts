@@ -46,6 +46,7 @@ export function listing(n: number, overrides: Partial<Listing> = {}): Listing {
     updated_at: '2026-11-02T10:00:00.000Z',
     removed_at: null,
     days_on_market: 21,
+    location: { lat: 4.0152, lng: 9.6934, precision: 'neighborhood' },
     ...overrides,
   };
 }
