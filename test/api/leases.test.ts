@@ -10,10 +10,16 @@ import { Admission, type AdmissionCaller } from '../../server/quota/admission.js
 import { LEASE_MIN_RATE, LEASE_MS, MAX_LEASE } from '../../server/quota/leases.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { BackgroundWork } from '../../server/platform/background-work.js';
-import { itWhen } from '../helpers/requires.js';
+import { itOnServer, itWhen } from '../helpers/requires.js';
 import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
 
 const it = itWhen(Boolean(process.env.REDIS_URL), 'Redis (REDIS_URL)');
+/**
+ * 9,000 admissions at once measure Redis's scripts. The embedded database runs in the test's
+ * own process, where its work can hold the event loop past Redis's 500 ms command timeout:
+ * admission then rightly falls back to PostgreSQL, and the slots in Redis no longer measure it.
+ */
+const itBurst = process.env.MBOA_TEST_EMBEDDED === '1' ? itOnServer('the embedded database shares the event loop with Redis replies') : it;
 const DETAIL_MISS = '/api/v1/listings?limit=1';
 
 let redis: Redis;
@@ -182,29 +188,38 @@ describe('leases', () => {
     }
   }, 30_000);
 
-  it('9,000 calls admitted and answered in one turn: sent as several scripts, each counted once, no slot left held', async () => {
-    const { id } = await servers[0].account('enterprise', { monthlyQuota: 20_000 });
-    const keyId = (await servers[0].db.pool.query<{ id: string }>('SELECT id FROM api_keys WHERE account_id = $1', [id])).rows[0].id;
-    const admission = new Admission({ pool: servers[0].db.pool, redis, logger: createLogger('silent'), background: new BackgroundWork() });
-    const caller: AdmissionCaller = { accountId: id, keyId, monthlyQuota: 20_000, ratePerMinute: null };
-    try {
-      // One instant for all: calls spread over two lease periods would ask for a lease.
-      const now = new Date();
-      const admitted = await Promise.all(Array.from({ length: 9_000 }, () => admission.admit(caller, 'listings.search', true, now)));
-      expect(admitted.every((a) => a.outcome === 'admitted')).toBe(true);
-      // Each call holds its slot; a lease, if a slow turn made one (the calls' clock crossed a
-      // lease period while they waited to be sent), holds at most MAX_LEASE more until it ends.
-      const held = (await inRedis(id)).held;
-      expect(held).toBeGreaterThanOrEqual(9_000);
-      expect(held).toBeLessThanOrEqual(9_000 + MAX_LEASE);
-      await Promise.all(admitted.map((a) => admission.settle(a.ticket!, true)));
-      // Stopping ends any lease, which gives back what it did not use.
-      await admission.stop();
-      expect((await inRedis(id)).held).toBe(0);
-      const { rows } = await servers[0].db.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1', [id]);
-      expect(rows[0].used).toBe(9_000);
-    } finally {
-      await admission.stop();
-    }
-  }, 60_000);
+  itBurst(
+    '9,000 calls admitted and answered in one turn: sent as several scripts, each counted once, no slot left held',
+    async () => {
+      const { id } = await servers[0].account('enterprise', { monthlyQuota: 20_000 });
+      const keyId = (await servers[0].db.pool.query<{ id: string }>('SELECT id FROM api_keys WHERE account_id = $1', [id])).rows[0].id;
+      const admission = new Admission({
+        pool: servers[0].db.pool,
+        redis,
+        logger: createLogger('silent'),
+        background: new BackgroundWork(),
+      });
+      const caller: AdmissionCaller = { accountId: id, keyId, monthlyQuota: 20_000, ratePerMinute: null };
+      try {
+        // One instant for all: calls spread over two lease periods would ask for a lease.
+        const now = new Date();
+        const admitted = await Promise.all(Array.from({ length: 9_000 }, () => admission.admit(caller, 'listings.search', true, now)));
+        expect(admitted.every((a) => a.outcome === 'admitted')).toBe(true);
+        // Each call holds its slot; a lease, if a slow turn made one (the calls' clock crossed a
+        // lease period while they waited to be sent), holds at most MAX_LEASE more until it ends.
+        const held = (await inRedis(id)).held;
+        expect(held).toBeGreaterThanOrEqual(9_000);
+        expect(held).toBeLessThanOrEqual(9_000 + MAX_LEASE);
+        await Promise.all(admitted.map((a) => admission.settle(a.ticket!, true)));
+        // Stopping ends any lease, which gives back what it did not use.
+        await admission.stop();
+        expect((await inRedis(id)).held).toBe(0);
+        const { rows } = await servers[0].db.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1', [id]);
+        expect(rows[0].used).toBe(9_000);
+      } finally {
+        await admission.stop();
+      }
+    },
+    60_000,
+  );
 });
