@@ -176,16 +176,21 @@ async function upRig(): Promise<{ keys: Array<{ key: string; accountId: string }
     return rows.length === 2 && rows.filter((l) => l.split(',')[17] === 'UP').length === 1;
   });
   const url = MBOA_ENV.DATABASE_URL;
-  await waitFor('PostgreSQL through HAProxy', async () => {
-    const c = new pg.Client({ connectionString: url.replace(/\/[^/]+$/, '/postgres') });
+  // The primary through HAProxy, its database made; asked twice, on two connections, since
+  // HAProxy may count the standby up until it has checked it.
+  const onPrimary = async (database: string) => {
+    const c = new pg.Client({ connectionString: url.replace(/\/[^/]+$/, `/${database}`) });
     await c.connect();
     try {
-      if (!(await c.query('SELECT 1 FROM pg_database WHERE datname = $1', ['mboa_ha'])).rowCount) await c.query('CREATE DATABASE mboa_ha');
+      if ((await c.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby')).rows[0].standby) return false;
+      if (database === 'postgres' && !(await c.query('SELECT 1 FROM pg_database WHERE datname = $1', ['mboa_ha'])).rowCount)
+        await c.query('CREATE DATABASE mboa_ha');
       return true;
     } finally {
       await c.end();
     }
-  });
+  };
+  await waitFor('PostgreSQL through HAProxy', async () => (await onPrimary('postgres')) && (await onPrimary('mboa_ha')));
   await applyMigrations(url);
   const db = openDatabase(url, { max: 2 });
   const keys: Array<{ key: string; accountId: string }> = [];
@@ -384,16 +389,25 @@ async function main() {
       const previous = counted;
       counted = answers.length;
       const lastBad = Math.max(0, ...mine.filter((a) => a.status < 200 || a.status >= 300).map((a) => a.end - t0));
-      await sleep(3000);
-      const now = await charged(
+      // Since the previous check: every call of the load from then on has ended (the load was paused).
+      const answered = keys.map(
+        (_, i) => answers.slice(previous, counted).filter((a) => a.account === i && a.status >= 200 && a.status < 300).length,
+      );
+      // Counts reach PostgreSQL with each instance's next flush (every second; later while a
+      // failover settles): wait while some are still short, 30 s at most. More charged than
+      // answered shows at once.
+      let now = await charged(
         url,
         keys.map((k) => k.accountId),
       );
-      // Since the previous check: every call of the load from then on has ended (the load was paused).
-      const per = keys.map((_, i) => ({
-        answered: answers.slice(previous, counted).filter((a) => a.account === i && a.status >= 200 && a.status < 300).length,
-        charged: now[i] - base[i],
-      }));
+      for (let waited = 0; waited < 30_000 && answered.some((n, i) => now[i] - base[i] < n); waited += 1000) {
+        await sleep(1000);
+        now = await charged(
+          url,
+          keys.map((k) => k.accountId),
+        );
+      }
+      const per = keys.map((_, i) => ({ answered: answered[i], charged: now[i] - base[i] }));
       base = now;
       const byStatus: Record<string, number> = {};
       for (const a of mine)
