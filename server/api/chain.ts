@@ -120,7 +120,7 @@ export function apiIdentity(deps: PipelineDeps): Chain {
       await showQuota(res, caller, at);
       throw new ApiError(
         'email_unverified',
-        'Confirm the e-mail address of this account first: open the link sent to it at sign-up, or send a new one from the dashboard home page. The key works as soon as the address is confirmed.',
+        'Confirm the e-mail address of this account first: open the link sent to it at sign-up (logging in to the dashboard mails a new one). The key works as soon as the address is confirmed.',
       );
     }
     touch(resolved!, at);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiGet,
   type Client,
+  confirmAddress,
   csrfOf,
   type DashboardServer,
   PASSWORD,
@@ -34,9 +35,12 @@ async function signupForm(client: Client) {
 describe('sign-up', () => {
   it('opens the account on the chosen plan, logs in, and shows the first key once', async () => {
     const client = t.client();
-    const { email, key, accountId, page } = await signUp(t, client, { plan: 'pro', company: 'Société Générale Cameroun' });
+    const { email, key, accountId, page } = await signUp(t, client, { plan: 'pro', company: 'Société Générale Cameroun', verify: false });
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(textOf(page.text)).toContain('Your account is open on the Pro plan');
+    // No session until the address is confirmed: its link opens the account in this browser.
+    expect(cookieLine(page, 'mboa_session')).toBeUndefined();
+    const confirmed = await confirmAddress(t, client, email);
 
     const account = await t.db.prisma.account.findUniqueOrThrow({
       where: { id: accountId },
@@ -49,7 +53,7 @@ describe('sign-up', () => {
     expect(account.apiKeys[0].name).toBe('Main key');
 
     // The session cookie: httpOnly, SameSite=Lax, scoped to the dashboard; only its hash is stored.
-    const line = cookieLine(page, 'mboa_session')!;
+    const line = cookieLine(confirmed, 'mboa_session')!;
     expect(line).toMatch(/HttpOnly/);
     expect(line).toMatch(/SameSite=Lax/);
     expect(line).toMatch(/Path=\/dashboard/);
@@ -147,7 +151,16 @@ describe('sign-up', () => {
       const headers = [...(page.headers as unknown as Map<string, string>).keys()]
         .filter((h) => !['date', 'content-length', 'etag', 'x-request-id'].includes(h))
         .sort();
-      return { status: page.status, shape, cookies, headers, key: /data-testid="new-key">([^<]+)</.exec(page.text)?.[1] };
+      // The page after it: no session in either case (an account opens with its link).
+      const next = await client.get('/dashboard/');
+      return {
+        status: page.status,
+        shape,
+        cookies,
+        headers,
+        next: [next.status, next.headers.get('location')],
+        key: /data-testid="new-key">([^<]+)</.exec(page.text)?.[1],
+      };
     };
     const taken = await attempt(first.email.toUpperCase());
     const free = await attempt(fresh);
@@ -155,6 +168,9 @@ describe('sign-up', () => {
     expect(taken.shape).toBe(free.shape);
     expect(taken.cookies).toEqual(free.cookies);
     expect(taken.headers).toEqual(free.headers);
+    expect(taken.next).toEqual(free.next);
+    expect(free.next[0]).toBe(303);
+    expect(free.next[1]).toContain('/dashboard/login');
     expect(textOf(taken.shape)).toContain('One more step: confirm your address with the link we sent to EMAIL.');
 
     // The owner hears of it (with no text the requester chose); no second account, no
@@ -166,6 +182,23 @@ describe('sign-up', () => {
     expect(t.mailbox.to(first.email).filter((m) => /Confirm your e-mail address/.test(m.subject ?? ''))).toHaveLength(1);
     expect((await apiGet(t.baseUrl, '/api/v1/listings?limit=1', taken.key!)).status).toBe(401);
     await t.mailbox.waitFor(fresh, /Confirm your e-mail address/);
+  });
+
+  it('answers a sign-up no sooner than its floor, taken address or free', async () => {
+    const { email } = await signUp(t, t.client());
+    const timed = async (address: string) => {
+      const client = t.client();
+      const form = { _csrf: await signupForm(client), company: 'Timing SA', email: address, password: PASSWORD, plan: 'starter' };
+      const started = performance.now();
+      const page = await client.post('/dashboard/signup', form);
+      expect(page.status).toBe(201);
+      return performance.now() - started;
+    };
+    // The account's rows are written for a free address only: the floor (400 ms from the
+    // password's arrival) covers them, so neither answer comes sooner.
+    for (const ms of [await timed(email), await timed(uniqueEmail()), await timed(email), await timed(uniqueEmail())]) {
+      expect(ms).toBeGreaterThanOrEqual(400);
+    }
   });
 
   it('opens one account per mailbox: variants of a taken address are refused', async () => {
@@ -244,7 +277,7 @@ describe('log-in and log-out', () => {
     const unknownEmail = await t.client().submit('/dashboard/login', '/dashboard/login', { email: uniqueEmail(), password: PASSWORD });
     for (const res of [wrongPassword, unknownEmail]) {
       expect(res.status).toBe(422);
-      expect(textOf(res.text)).toContain('Wrong e-mail or password. Check both and try again.');
+      expect(textOf(res.text)).toContain('Wrong e-mail or password, or an address not confirmed yet. Check both and try again;');
       expect(res.text).not.toContain('wrong password!');
       expect(cookieLine(res, 'mboa_session')).toBeUndefined();
     }

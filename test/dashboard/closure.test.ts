@@ -55,7 +55,7 @@ describe('closing an account', () => {
     expect((await client.get('/dashboard/')).status).toBe(303);
     const login = await t.client().submit('/dashboard/login', '/dashboard/login', { email, password: PASSWORD });
     expect(login.status).toBe(422);
-    expect(textOf(login.text)).toContain('Wrong e-mail or password.');
+    expect(textOf(login.text)).toContain('Wrong e-mail or password,');
 
     // Kept: the account row (for its invoices) and its plan history; the rest is gone.
     const row = await t.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } });

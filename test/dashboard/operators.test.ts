@@ -39,5 +39,5 @@ it('does not open the dashboard to an account made by an operator without a pass
   expect((await admin(['accounts', 'create', '--email', email, '--plan', 'pro', '--json'])).code).toBe(0);
   const res = await t.client().submit('/dashboard/login', '/dashboard/login', { email, password: PASSWORD });
   expect(res.status).toBe(422);
-  expect(textOf(res.text)).toContain('Wrong e-mail or password.');
+  expect(textOf(res.text)).toContain('Wrong e-mail or password,');
 });

@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin } from '../helpers/admin.js';
 import { linksIn } from '../helpers/mailbox.js';
-import { apiGet, type Client, confirmAddress, csrfOf, type DashboardServer, signUp, startDashboardServer, textOf } from './helpers.js';
+import { SESSION_COOKIE, startSession } from '../../server/dashboard/session.js';
+import {
+  apiGet,
+  type Client,
+  confirmAddress,
+  csrfOf,
+  type DashboardServer,
+  PASSWORD,
+  signUp,
+  startDashboardServer,
+  textOf,
+} from './helpers.js';
 
 let t: DashboardServer;
 beforeAll(async () => {
@@ -30,6 +41,16 @@ async function resend(client: Client) {
   return client.submit('/dashboard/', '/dashboard/verify/resend', {});
 }
 
+/** A session of an account not yet confirmed, as sign-ups before confirmation opened one. */
+async function openedBeforeConfirmation(client: Client, accountId: string): Promise<void> {
+  const session = await startSession(t.db.prisma, accountId);
+  client.cookies.set(SESSION_COOKIE, session.token);
+}
+
+async function logIn(client: Client, email: string, password = PASSWORD) {
+  return client.submit('/dashboard/login', '/dashboard/login', { email, password });
+}
+
 describe('sign-up, then confirmation by e-mail', () => {
   it('refuses the key until the link in the e-mail is opened, then accepts it', async () => {
     const client = t.client();
@@ -41,10 +62,11 @@ describe('sign-up, then confirmation by e-mail', () => {
     const refused = await apiGet(t.baseUrl, '/api/v1/listings?limit=1', key);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'email_unverified', title: 'E-mail address not confirmed' });
-    expect(refused.body.detail).toContain('open the link sent to it at sign-up, or send a new one from the dashboard home page');
-    expect(textOf((await client.get('/dashboard/')).text)).toContain(
-      `Your address ${email} is not confirmed yet: the API refuses your keys until it is.`,
-    );
+    expect(refused.body.detail).toContain('open the link sent to it at sign-up (logging in to the dashboard mails a new one)');
+    // No session before the address is confirmed: the dashboard asks to log in.
+    const before = await client.get('/dashboard/');
+    expect(before.status).toBe(303);
+    expect(before.location).toContain('/dashboard/login');
 
     const mail = await t.mailbox.waitFor(email, SUBJECT);
     expect(mail.subject).toBe('Confirm your e-mail address for Mboa');
@@ -60,13 +82,20 @@ describe('sign-up, then confirmation by e-mail', () => {
     expect(textOf(confirmed.text)).toContain('Thank you: your address is confirmed and your API keys work now.');
     expect((await t.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } })).emailVerifiedAt).not.toBeNull();
     expect((await apiGet(t.baseUrl, '/api/v1/listings?limit=1', key)).status).toBe(200);
-    expect(textOf((await client.get('/dashboard/')).text)).not.toContain('is not confirmed yet');
+    // The link opened the account's session in this browser.
+    const home = await client.get('/dashboard/');
+    expect(home.status).toBe(200);
+    expect(textOf(home.text)).toContain('Calls this month');
+    expect(textOf(home.text)).not.toContain('is not confirmed yet');
 
-    // The link is spent: a second click changes nothing, and tells the confirmed customer so.
-    const again = await t.client().get(pathOf(link));
+    // The link is spent: a second click changes nothing, and tells the confirmed customer so
+    // (and opens no session: only the link's first use does).
+    const other = t.client();
+    const again = await other.get(pathOf(link));
     expect(again.status).toBe(200);
     expect(textOf(again.text)).toContain('This address was already confirmed: your API keys work.');
     expect(textOf(again.text)).not.toContain('not valid');
+    expect((await other.get('/dashboard/')).status).toBe(303);
   });
 
   it('writes the e-mail in the language of the sign-up', async () => {
@@ -95,10 +124,45 @@ describe('sign-up, then confirmation by e-mail', () => {
     }
   });
 
-  it('sends a new link on request, which replaces the old one, at most 3 an hour', async () => {
+  it('refuses a log-in before confirmation as a wrong password, and mails a new link (at most 3 an hour)', async () => {
     const client = t.client();
     const { email, key } = await signUp(t, client, { verify: false });
     const first = await latestLink(email);
+    const wrong = await logIn(t.client(), email, 'not the password at all');
+    for (let i = 0; i < 3; i++) {
+      const res = await logIn(client, email);
+      expect(res.status).toBe(422);
+      // Word for word the refusal of a wrong password: a sign-up with a taken address learns nothing here.
+      expect(textOf(res.text)).toBe(textOf(wrong.text).replaceAll('not the password at all', ''));
+    }
+    // Three new links; a fourth asked for within the hour (here by signing up again) is not sent.
+    const again = await t.client().submit('/dashboard/signup', '/dashboard/signup', {
+      company: 'Again SA',
+      email,
+      password: PASSWORD,
+      plan: 'starter',
+    });
+    expect(again.status).toBe(201);
+    const links = () => t.mailbox.to(email).filter((m) => SUBJECT.test(m.subject ?? '')).length;
+    for (let waited = 0; links() < 4 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.mailbox.to(email).filter((m) => SUBJECT.test(m.subject ?? ''))).toHaveLength(4);
+    expect((await client.get(pathOf(first))).status).toBe(404); // replaced
+    expect((await client.get(pathOf(await latestLink(email)))).status).toBe(200);
+    expect((await apiGet(t.baseUrl, '/api/v1/ping', key)).status).toBe(200);
+    expect((await client.get('/dashboard/')).status).toBe(200);
+    // Confirmed: the log-in works.
+    expect((await logIn(t.client(), email)).status).toBe(303);
+  });
+
+  it('sends a new link from the home page of a session opened before confirmation, at most 3 an hour', async () => {
+    const client = t.client();
+    const { email, key, accountId } = await signUp(t, client, { verify: false });
+    const first = await latestLink(email);
+    await openedBeforeConfirmation(client, accountId);
+    expect(textOf((await client.get('/dashboard/')).text)).toContain(
+      `Your address ${email} is not confirmed yet: the API refuses your keys until it is.`,
+    );
     for (let i = 0; i < 3; i++) {
       const res = await resend(client);
       expect(res.status).toBe(303);
@@ -121,8 +185,9 @@ describe('sign-up, then confirmation by e-mail', () => {
 
   it('refuses a resend without the session’s CSRF token', async () => {
     const client = t.client();
-    const { email } = await signUp(t, client, { verify: false });
+    const { email, accountId } = await signUp(t, client, { verify: false });
     await latestLink(email);
+    await openedBeforeConfirmation(client, accountId);
     expect((await client.post('/dashboard/verify/resend', {})).status).toBe(403);
     expect((await client.post('/dashboard/verify/resend', { _csrf: csrfOf((await t.client().get('/dashboard/login')).text) })).status).toBe(
       403,
@@ -131,8 +196,9 @@ describe('sign-up, then confirmation by e-mail', () => {
 
   it('mails no customer-typed text (a key’s name) to an address not yet confirmed', async () => {
     const client = t.client();
-    const { email } = await signUp(t, client, { verify: false });
+    const { email, accountId } = await signUp(t, client, { verify: false });
     await latestLink(email);
+    await openedBeforeConfirmation(client, accountId);
     const name = 'Pay at https://evil.example';
     expect((await client.submit('/dashboard/keys', '/dashboard/keys', { name, kind: 'test' })).status).toBe(201);
     await new Promise((r) => setTimeout(r, 300));

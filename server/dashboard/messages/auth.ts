@@ -56,8 +56,8 @@ export const authMessages = {
   },
   'error.password.missing': { en: 'Enter your password.', fr: 'Indiquez votre mot de passe.' },
   'error.login.wrong': {
-    en: 'Wrong e-mail or password. Check both and try again.',
-    fr: 'E-mail ou mot de passe incorrect. Vérifiez les deux et réessayez.',
+    en: 'Wrong e-mail or password, or an address not confirmed yet. Check both and try again; a new account opens with the link we mailed it (a new link is on its way if it was lost).',
+    fr: 'E-mail ou mot de passe incorrect, ou adresse pas encore confirmée. Vérifiez les deux et réessayez ; un nouveau compte s’ouvre avec le lien que nous lui avons envoyé (un nouveau lien part s’il s’est perdu).',
   },
   'error.login.limited': {
     en: 'Too many failed log-in attempts. For your security, try again in {minutes} min.',
@@ -73,10 +73,10 @@ export const authMessages = {
     en: 'Your account is open on the {plan} plan. Here is your first API key.',
     fr: 'Votre compte est ouvert avec l’offre {plan}. Voici votre première clé d’API.',
   },
-  'welcome.continue': { en: 'Go to my dashboard', fr: 'Aller à mon tableau de bord' },
+  'welcome.continue': { en: 'Log in', fr: 'Se connecter' },
   'welcome.verify': {
-    en: 'One more step: confirm your address with the link we sent to {email}. Your key works on the API as soon as the address is confirmed (the link is valid 48 hours).',
-    fr: 'Dernière étape : confirmez votre adresse avec le lien envoyé à {email}. Votre clé fonctionne sur l’API dès que l’adresse est confirmée (le lien est valable 48 heures).',
+    en: 'One more step: confirm your address with the link we sent to {email}. The link opens your dashboard, and your key works on the API as soon as the address is confirmed (the link is valid 48 hours).',
+    fr: 'Dernière étape : confirmez votre adresse avec le lien envoyé à {email}. Le lien ouvre votre espace client, et votre clé fonctionne sur l’API dès que l’adresse est confirmée (le lien est valable 48 heures).',
   },
   'verify.pending': {
     en: 'Your address {email} is not confirmed yet: the API refuses your keys until it is. Open the link we sent, or send a new one.',
@@ -103,12 +103,12 @@ export const authMessages = {
   },
   'verify.expired.title': { en: 'Link expired', fr: 'Lien expiré' },
   'verify.expired.text': {
-    en: 'This confirmation link has expired (links work for 48 hours). Log in and send a new one from your dashboard’s home page.',
-    fr: 'Ce lien de confirmation a expiré (les liens sont valables 48 heures). Connectez-vous et demandez-en un nouveau depuis l’accueil de votre espace client.',
+    en: 'This confirmation link has expired (links work for 48 hours). Log in with your e-mail and password: a new link is mailed to you.',
+    fr: 'Ce lien de confirmation a expiré (les liens sont valables 48 heures). Connectez-vous avec votre e-mail et votre mot de passe : un nouveau lien vous est envoyé.',
   },
   'link.invalid.title': { en: 'Link not valid', fr: 'Lien non valable' },
   'verify.invalid.text': {
-    en: 'This confirmation link is not valid or was already used (only the newest link works). Log in to send a new one.',
-    fr: 'Ce lien de confirmation n’est pas valable ou a déjà servi (seul le plus récent fonctionne). Connectez-vous pour en demander un nouveau.',
+    en: 'This confirmation link is not valid or was already used (only the newest link works). Log in with your e-mail and password: a new link is mailed to you if the address is still to confirm.',
+    fr: 'Ce lien de confirmation n’est pas valable ou a déjà servi (seul le plus récent fonctionne). Connectez-vous avec votre e-mail et votre mot de passe : un nouveau lien vous est envoyé si l’adresse reste à confirmer.',
   },
 } satisfies Messages;

@@ -22,12 +22,19 @@ import { flash, state } from '../request-state.js';
 import { fieldOf, handler, redirect, send, view } from '../respond.js';
 import { FORM_COOKIE } from '../form-tokens.js';
 import { t } from '../i18n.js';
-import { endSession, randomToken, SESSION_COOKIE, SESSION_TTL_MS, startSession } from '../session.js';
+import { endSession, SESSION_COOKIE, SESSION_TTL_MS, startSession } from '../session.js';
+import type { Recipient } from '../../mail/account-mail.js';
 import { loginPage, type SignupErrors, type SignupForm, signupPage, welcomePage } from '../views/auth.js';
 
 const isPlan = (v: unknown): v is PlanName => typeof v === 'string' && (PLAN_NAMES as readonly string[]).includes(v);
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
+/** A sign-up's answer leaves at least this long after its password is taken in (hashing takes ~0.1 s). */
+const SIGNUP_ANSWER_FLOOR_MS = 400;
+const untilTime = async (at: number) => {
+  const wait = at - performance.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+};
 
 export function authRoutes(router: Router, d: Dashboard): void {
   const logger = d.deps.logger;
@@ -81,6 +88,9 @@ export function authRoutes(router: Router, d: Dashboard): void {
         return refuse(429, { form: t(lang, 'error.signup.limited', { minutes: Math.ceil(wait / 60) }) });
       }
 
+      // Both answers below (a new account, a taken address) leave no sooner than this: the
+      // work that differs between them (the account's rows) cannot be timed from outside.
+      const answerAt = performance.now() + SIGNUP_ANSWER_FLOOR_MS;
       const plan = form.plan!;
       const passwordHash = await hashPassword(password);
       let created;
@@ -100,49 +110,45 @@ export function authRoutes(router: Router, d: Dashboard): void {
         // owner is told by mail, after the answer. Nothing says which addresses exist.
         d.afterAnswer('sign-up attempt mail', async () => {
           const owner = await d.prisma.account.findUnique({ where: { email } });
-          if (owner) await d.mail.signupAttempt(owner);
+          if (!owner) return;
+          // An owner who never confirmed (the first mail lost) gets a new link instead.
+          if (!owner.emailVerifiedAt && !owner.closedAt) await sendConfirmation(owner, true);
+          else await d.mail.signupAttempt(owner);
         });
         logger.info({ domain: email.split('@')[1] }, 'dashboard: sign-up with a taken address');
-        return welcome(req, res, { company: form.company, plan, email, key: generateApiKey().key, session: null });
+        await untilTime(answerAt);
+        return welcome(req, res, { company: form.company, plan, email, key: generateApiKey().key });
       }
-      // The key works once the address is confirmed: the link goes out now, off the answer's path.
-      const link = await startVerification(d.prisma, created.account.id, d.now());
-      void d.mail.verifyEmail(
-        { id: created.account.id, email, language: lang, companyName: null },
-        link,
-        TOKEN_TTL_MS.verify_email / 3_600_000,
-      );
-      const session = await startSession(d.prisma, created.account.id, d.now());
+      // The key works once the address is confirmed: the link goes out after the answer.
+      const account = { id: created.account.id, email, language: lang, companyName: null };
+      d.afterAnswer('confirmation mail', () => sendConfirmation(account, false));
       logger.info({ account_id: created.account.id, plan }, 'dashboard: account created');
-      welcome(req, res, { company: form.company, plan, email, key: created.key, session });
+      await untilTime(answerAt);
+      welcome(req, res, { company: form.company, plan, email, key: created.key });
     }),
   );
 
   /**
-   * The welcome page with the first key, and its session. For an address that already has
-   * an account, the same page and cookies: a key of the same form that exists nowhere and
-   * a session token that opens nothing.
+   * A confirmation link to an account's address; `limited`: at most as often as the
+   * resend limit allows (a link asked for again by signing up or logging in).
    */
-  function welcome(
-    req: Request,
-    res: Response,
-    o: { company: string; plan: PlanName; email: string; key: string; session: Awaited<ReturnType<typeof startSession>> | null },
-  ): void {
+  async function sendConfirmation(account: Recipient, limited: boolean): Promise<void> {
+    if (limited && (await d.resendLimiter.take(account.id)) !== null) return;
+    const link = await startVerification(d.prisma, account.id, d.now());
+    await d.mail.verifyEmail(account, link, TOKEN_TTL_MS.verify_email / 3_600_000);
+  }
+
+  /**
+   * The welcome page with the first key. No session: the account opens with its
+   * confirmation link, so an address that already has an account gets the very same
+   * answer (a key of the same form that exists nowhere) and no page after it differs.
+   */
+  function welcome(req: Request, res: Response, o: { company: string; plan: PlanName; email: string; key: string }): void {
     const s = state(res);
-    const token = o.session?.token ?? randomToken();
-    setCookie(res, SESSION_COOKIE, token, { maxAge: SESSION_TTL_MS / 1000, secure: s.secure, path: cookiePath(req) });
     clearCookie(res, FORM_COOKIE, s.secure, cookiePath(req));
     // The page shows the first key once: nothing of it may be cached.
     res.setHeader('Cache-Control', 'no-store');
-    const v = view(d, req, res);
-    if (o.session) {
-      v.account = o.session.account;
-      v.csrf = o.session.csrfToken;
-    } else {
-      v.account = { email: o.email } as NonNullable<typeof v.account>;
-      v.csrf = randomToken();
-    }
-    send(res, 201, welcomePage(v, { company: o.company, plan: o.plan, key: o.key, email: o.email }));
+    send(res, 201, welcomePage(view(d, req, res), { company: o.company, plan: o.plan, key: o.key, email: o.email }));
   }
 
   router.get(
@@ -192,6 +198,13 @@ export function authRoutes(router: Router, d: Dashboard): void {
       const ok = await verifyPassword(password, account?.passwordHash);
       if (!account || !ok) {
         logger.info({ account_id: account?.id ?? null }, 'dashboard: log-in refused');
+        return refuse(422, t(lang, 'error.login.wrong'));
+      }
+      if (!account.emailVerifiedAt) {
+        // Not confirmed yet: the same refusal as a wrong password (a sign-up with a taken
+        // address must not learn it here), and a new link in the mailbox, after the answer.
+        logger.info({ account_id: account.id }, 'dashboard: log-in before confirmation');
+        d.afterAnswer('confirmation mail', () => sendConfirmation(account, true));
         return refuse(422, t(lang, 'error.login.wrong'));
       }
       await d.loginLimiter.succeeded(email, ip);

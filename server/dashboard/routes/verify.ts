@@ -8,6 +8,8 @@ import { flash, state } from '../request-state.js';
 import { handler, redirect, send, view } from '../respond.js';
 import { t } from '../i18n.js';
 import { linkPage } from '../views/links.js';
+import { cookiePath, setCookie } from '../cookies.js';
+import { SESSION_COOKIE, SESSION_TTL_MS, startSession } from '../session.js';
 
 export function verifyRoutes(router: Router, d: Dashboard): void {
   router.get(
@@ -17,10 +19,20 @@ export function verifyRoutes(router: Router, d: Dashboard): void {
       const v = view(d, req, res);
       res.setHeader('Cache-Control', 'no-store');
       if (result.state === 'confirmed' || result.state === 'already') {
-        if (result.state === 'confirmed') d.deps.logger.info({ account_id: result.accountId }, 'dashboard: e-mail confirmed');
-        // The session loaded before the link was used still says "not confirmed".
-        if (v.account && v.account.id === result.accountId && !v.account.emailVerifiedAt)
-          v.account = { ...v.account, emailVerifiedAt: d.now() };
+        if (result.state === 'confirmed') {
+          d.deps.logger.info({ account_id: result.accountId }, 'dashboard: e-mail confirmed');
+          if (v.account?.id === result.accountId) {
+            // A session opened before the link was used still says "not confirmed".
+            v.account = { ...v.account, emailVerifiedAt: d.now() };
+          } else {
+            // A new account opens here: sign-up gives no session until its address is confirmed.
+            const s = state(res);
+            const session = await startSession(d.prisma, result.accountId, d.now());
+            setCookie(res, SESSION_COOKIE, session.token, { maxAge: SESSION_TTL_MS / 1000, secure: s.secure, path: cookiePath(req) });
+            v.account = session.account;
+            v.csrf = session.csrfToken;
+          }
+        }
         const text = t(v.lang, result.state === 'confirmed' ? 'verify.done.text' : 'verify.already.text');
         return send(
           res,

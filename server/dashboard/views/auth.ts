@@ -77,6 +77,6 @@ export function welcomePage(v: View, o: { company: string; plan: PlanName; key: 
 <p class="lead">${t(lang, 'welcome.lead', { plan: PLANS[o.plan].label })}</p>
 <div class="notice notice-info" role="status" data-testid="verify-pending">${t(lang, 'welcome.verify', { email: o.email })}</div>
 ${keyReveal(lang, { title: t(lang, 'signup.firstKeyName'), key: o.key, origin: v.origin })}
-<p><a class="btn btn-primary" href="${v.base}/">${t(lang, 'welcome.continue')}</a></p>`;
+<p><a class="btn btn-primary" href="${v.base}/login">${t(lang, 'welcome.continue')}</a></p>`;
   return page(v, { title: t(lang, 'welcome.title', { company: o.company }), section: 'home', body });
 }
