@@ -6,9 +6,8 @@
  * /readyz then show; at once when its backend is killed. Over real HTTP, with the changes
  * made in the database as the dashboard and the CLI make them.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
+import { keptLog } from '../helpers/kept-log.js';
 import { createAccount } from '../../server/accounts/accounts.js';
 import { closeAccount } from '../../server/accounts/closure.js';
 import { hashPassword } from '../../server/accounts/passwords.js';
@@ -110,16 +109,7 @@ describe('a change reaches every instance within 1 s', () => {
 
 /** A server whose change feed goes through `proxy`, its log lines kept. */
 async function serverWithFeedThrough(proxy: TcpProxy) {
-  const lines: string[] = [];
-  const logger = pino(
-    { level: 'info' },
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    }),
-  );
+  const { logger, lines } = keptLog();
   const server = await startTestServer({ server: { logger, metrics: { token: TOKEN }, changeFeed: { databaseUrl: proxy.url } } });
   return { server, lines };
 }

@@ -7,9 +7,8 @@
  * export still runs. Over real HTTP against real servers, with clients that pause.
  */
 import { request } from 'node:http';
-import { Writable } from 'node:stream';
 import { AccountSuspendedError, AuthenticationError, Mboa } from '@mboa/sdk';
-import { pino } from 'pino';
+import { keptLog } from '../helpers/kept-log.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../server/accounts/accounts.js';
 import { closeAccount } from '../../server/accounts/closure.js';
@@ -33,16 +32,7 @@ const COLUMNS =
 
 /** A test server whose log lines are kept, with these export limits. */
 async function serverWithLog(exports: { idleMs?: number }) {
-  const lines: string[] = [];
-  const logger = pino(
-    { level: 'info' },
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    }),
-  );
+  const { logger, lines } = keptLog();
   const server = await startTestServer({ server: { logger, exports } });
   return { server, lines };
 }

@@ -6,63 +6,34 @@
  * time. `DRAIN_ROUNDS` sets how many times (3 here; `npm run test:drain` runs 20).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { applyMigrations } from '../../prisma/schema-engine/migrations.js';
-import { createAccount } from '../../server/accounts/accounts.js';
-import { openDatabase } from '../../server/platform/db.js';
-import { randomId } from '../../server/platform/ids.js';
-import { seedListings } from '../../server/generate/seed.js';
-import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
-import { createScratchDatabase } from '../helpers/databases.js';
-import { type LatencyProxy, startLatencyProxy } from '../helpers/latency-proxy.js';
-import { ensureBuilt, ROOT, run } from '../helpers/processes.js';
+import { ensureBuilt } from '../helpers/processes.js';
 import { describeOnServer } from '../helpers/requires.js';
+import { compiledServer, listeningAt, type SlowDatabase, slowDatabase } from '../helpers/slow-database.js';
 import { parseRawAnswers, type WireAnswer } from '../helpers/wire.js';
 
 const IN_FLIGHT = 50;
 const ROUNDS = Number(process.env.DRAIN_ROUNDS ?? 3);
 const DB_LATENCY_MS = 40;
 const BIG = '/api/v1/listings?limit=200&status=any&sort=price';
-const secret = () => randomBytes(32).toString('base64');
 
 describeOnServer('scratch databases, a compiled server process')('the drain under load, repeated (compiled server)', () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-  let proxy: LatencyProxy;
+  let db: SlowDatabase;
   let key: string;
-  let accountId: string;
   const burners: ChildProcess[] = [];
 
   beforeAll(async () => {
     ensureBuilt();
-    scratch = await createScratchDatabase('mboa_drainload');
-    await applyMigrations(scratch.url);
-    const db = openDatabase(scratch.url, { max: 2 });
-    try {
-      await seedListings(db.pool, { listings: 600, seed: 7 });
-      await refreshMarketFigures(db.pool);
-      const created = await createAccount(db.prisma, {
-        email: `${randomId('t')}@test.mboa.cm`,
-        plan: 'enterprise',
-        monthlyQuotaOverride: 10_000_000,
-        rateLimitOverride: 1_000_000,
-      });
-      key = created.key;
-      accountId = created.account.id;
-    } finally {
-      await db.close();
-    }
-    proxy = await startLatencyProxy(scratch.url, DB_LATENCY_MS);
+    db = await slowDatabase({ name: 'mboa_drainload', seed: 7, latencyMs: DB_LATENCY_MS, monthlyQuota: 10_000_000 });
+    key = db.key;
     // A busy machine: two processes spinning for the whole test.
     for (let i = 0; i < 2; i++) burners.push(spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
   }, 180_000);
 
   afterAll(async () => {
     for (const b of burners) b.kill('SIGKILL');
-    await proxy?.close();
-    await scratch?.drop();
+    await db?.close();
   });
 
   /** One raw connection carrying one request; resolves once the request is handed to the network. */
@@ -89,24 +60,12 @@ describeOnServer('scratch databases, a compiled server process')('the drain unde
     async () => {
       const rounds: string[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
-        const before = await usageOf(scratch.url, accountId);
-        const server = run(process.execPath, ['dist/server/start/main.js'], {
-          DATABASE_URL: proxy.url,
-          MBOA_CURSOR_SECRET: secret(),
-          MBOA_DASHBOARD_SECRET: secret(),
-          MBOA_PUBLIC_URL: 'https://api.mboa.test',
-          SMTP_URL: 'smtp://127.0.0.1:2525',
-          MBOA_DATA_DIR: `${ROOT}/test-artifacts/never-written`,
-          REDIS_URL: undefined,
-          PORT: '0',
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'info',
-          SHUTDOWN_GRACE_SECONDS: '60',
-        });
+        const before = await db.usage();
+        const server = compiledServer(db.url, 60);
         let results: Array<{ answers: WireAnswer[]; reset: boolean }>;
         let exit: { code: number | null; signal: NodeJS.Signals | null };
         try {
-          const base = (await server.waitFor(/Mboa API on (http:\/\/127\.0\.0\.1:\d+)/))[1];
+          const base = await listeningAt(server);
           const port = Number(new URL(base).port);
           const calls = Array.from({ length: IN_FLIGHT }, () => call(port));
           await Promise.all(calls.map((c) => c.written));
@@ -118,7 +77,7 @@ describeOnServer('scratch databases, a compiled server process')('the drain unde
           server.child.kill('SIGKILL');
         }
         const answered = results.filter((r) => whole2xx(r.answers[0])).length;
-        const charged = (await usageOf(scratch.url, accountId)) - before;
+        const charged = (await db.usage()) - before;
         const line = `round ${round}: sent ${IN_FLIGHT} before SIGTERM, answered whole 2xx=${answered}, reset=${results.filter((r) => r.reset).length}, charged=${charged}, exit=${exit.code}`;
         rounds.push(line);
         console.log(`drain under load: ${line}`);
@@ -132,17 +91,3 @@ describeOnServer('scratch databases, a compiled server process')('the drain unde
     60_000 + ROUNDS * 60_000,
   );
 });
-
-async function usageOf(url: string, accountId: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const { rows } = await c.query<{ used: number }>(
-      'SELECT coalesce(sum(used), 0)::int AS used FROM monthly_usage WHERE account_id = $1',
-      [accountId],
-    );
-    return rows[0].used;
-  } finally {
-    await c.end();
-  }
-}

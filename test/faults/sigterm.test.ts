@@ -7,21 +7,12 @@
  * failure, requests arriving on kept-alive connections meanwhile must get 503 with
  * `Connection: close`, and what is charged must be exactly what was answered.
  */
-import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
 import { connect } from 'node:net';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { applyMigrations } from '../../prisma/schema-engine/migrations.js';
-import { createAccount } from '../../server/accounts/accounts.js';
-import { openDatabase } from '../../server/platform/db.js';
-import { randomId } from '../../server/platform/ids.js';
-import { seedListings } from '../../server/generate/seed.js';
-import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
-import { createScratchDatabase } from '../helpers/databases.js';
-import { type LatencyProxy, startLatencyProxy } from '../helpers/latency-proxy.js';
-import { ensureBuilt, ROOT, run } from '../helpers/processes.js';
+import { ensureBuilt } from '../helpers/processes.js';
 import { describeOnServer } from '../helpers/requires.js';
+import { compiledServer, listeningAt, type SlowDatabase, slowDatabase } from '../helpers/slow-database.js';
 import { parseRawAnswers, send, type WireAnswer, type WireResult } from '../helpers/wire.js';
 
 const IN_FLIGHT = 50;
@@ -33,63 +24,36 @@ const PIPELINED = 4;
 const DB_LATENCY_MS = 60;
 const BIG = '/api/v1/listings?limit=200&status=any&sort=price';
 
-const secret = () => randomBytes(32).toString('base64');
-
 describeOnServer('it needs a scratch database of its own, which the embedded one, a single database, cannot give')(
   'SIGTERM under load (compiled server)',
   () => {
-    let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-    let proxy: LatencyProxy;
+    let db: SlowDatabase;
     let key: string;
     let accountId: string;
 
     beforeAll(async () => {
       ensureBuilt();
-      scratch = await createScratchDatabase('mboa_sigterm');
-      await applyMigrations(scratch.url);
-      const db = openDatabase(scratch.url, { max: 2 });
-      try {
-        await seedListings(db.pool, { listings: 600, seed: 5 });
-        await refreshMarketFigures(db.pool);
-        const created = await createAccount(db.prisma, {
-          email: `${randomId('t')}@test.mboa.cm`,
-          plan: 'enterprise',
-          monthlyQuotaOverride: 1_000_000,
-          rateLimitOverride: 1_000_000,
-        });
-        key = created.key;
-        accountId = created.account.id;
-      } finally {
-        await db.close();
-      }
-      proxy = await startLatencyProxy(scratch.url, DB_LATENCY_MS);
+      db = await slowDatabase({ name: 'mboa_sigterm', seed: 5, latencyMs: DB_LATENCY_MS, monthlyQuota: 1_000_000 });
+      ({ key, accountId } = db);
     }, 180_000);
 
-    afterAll(async () => {
-      await proxy?.close();
-      await scratch?.drop();
-    });
+    afterAll(() => db?.close());
 
-    /** The compiled server under plain node, production environment, over the slow database. */
+    /** The compiled server, warmed, over the slow database. */
     async function startServer(graceSeconds: number) {
-      const server = run(process.execPath, ['dist/server/start/main.js'], {
-        DATABASE_URL: proxy.url,
-        MBOA_CURSOR_SECRET: secret(),
-        MBOA_DASHBOARD_SECRET: secret(),
-        MBOA_PUBLIC_URL: 'https://api.mboa.test',
-        SMTP_URL: 'smtp://127.0.0.1:2525',
-        MBOA_DATA_DIR: `${ROOT}/test-artifacts/never-written`,
-        REDIS_URL: undefined,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        SHUTDOWN_GRACE_SECONDS: String(graceSeconds),
-      });
-      const base = (await server.waitFor(/Mboa API on (http:\/\/127\.0\.0\.1:\d+)/))[1];
+      const server = compiledServer(db.url, graceSeconds);
+      const base = await listeningAt(server);
       // Warm: the key is resolved once, the pool holds connections. A counted 2xx too.
       const warm = await send(base, { method: 'GET', path: '/api/v1/listings?limit=1', headers: { 'x-api-key': key } });
       expect(warm.ok && warm.answer.status).toBe(200);
       return { server, base };
+    }
+
+    /** SIGTERM now; resolves with the exit and the instant it came. */
+    async function stop(server: ReturnType<typeof compiledServer>) {
+      server.child.kill('SIGTERM');
+      const exit = await server.exited(60_000);
+      return { ...exit, at: performance.now() };
     }
 
     const request = (base: string, path: string) => `GET ${path} HTTP/1.1\r\nHost: ${new URL(base).host}\r\nX-API-Key: ${key}\r\n\r\n`;
@@ -149,7 +113,7 @@ describeOnServer('it needs a scratch database of its own, which the embedded one
 
     it('cuts what outlasts the grace period, uncharged; the rest is answered whole; requests arriving meanwhile get 503 with Connection: close', async () => {
       const grace = 1;
-      const before = await usageOf(scratch.url, accountId);
+      const before = await db.usage();
       const { server, base } = await startServer(grace);
       const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
       let exit: { code: number | null; signal: NodeJS.Signals | null };
@@ -163,9 +127,8 @@ describeOnServer('it needs a scratch database of its own, which the embedded one
         await new Promise((r) => setTimeout(r, 300));
         expect(calls.done.length, 'calls already over before SIGTERM').toBeLessThan(IN_FLIGHT / 2);
         sigtermAt = performance.now();
-        server.child.kill('SIGTERM');
-        const exited = server.exited(60_000).then((e) => {
-          exitedAt = performance.now();
+        const exited = stop(server).then((e) => {
+          exitedAt = e.at;
           return e;
         });
         await new Promise((r) => setTimeout(r, 150));
@@ -185,7 +148,7 @@ describeOnServer('it needs a scratch database of its own, which the embedded one
       const cut = Number(/"cut":(\d+)/.exec(server.output())?.[1] ?? '0');
       // The warm-up call, the big ones answered, and the first call of each slow connection.
       const answered2xx = 1 + answered.length + LATE;
-      const charged = (await usageOf(scratch.url, accountId)) - before;
+      const charged = (await db.usage()) - before;
       console.log(
         `sigterm: in flight=${IN_FLIGHT}, answered=${answered.length} whole 2xx (last ${Math.round(lastAnswer)} ms after SIGTERM), reset=${failed.length}, ` +
           `other=${other.length}; requests arriving during the drain: ${late.map((l) => (drained503(l.answers[1]) ? '503+close' : (l.answers[1]?.status ?? 'none'))).join('/')}; ` +
@@ -218,7 +181,7 @@ describeOnServer('it needs a scratch database of its own, which the embedded one
 
     it('ends as soon as the calls in flight are done, not at the end of the grace period, even with requests queued behind them', async () => {
       const grace = 20;
-      const before = await usageOf(scratch.url, accountId);
+      const before = await db.usage();
       const { server, base } = await startServer(grace);
       const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
       let exit: { code: number | null; signal: NodeJS.Signals | null };
@@ -235,9 +198,8 @@ describeOnServer('it needs a scratch database of its own, which the embedded one
         });
         await new Promise((r) => setTimeout(r, 300));
         sigtermAt = performance.now();
-        server.child.kill('SIGTERM');
-        const exited = server.exited(60_000).then((e) => {
-          exitedAt = performance.now();
+        const exited = stop(server).then((e) => {
+          exitedAt = e.at;
           return e;
         });
         await calls.settled;
@@ -253,7 +215,7 @@ describeOnServer('it needs a scratch database of its own, which the embedded one
       const seconds = pipelines.map((p) => p.answers[1]).filter(Boolean);
       const answered2xx =
         1 + answered.length + firsts.filter((a) => a.status === 200).length + seconds.filter((a) => a.status === 200).length;
-      const charged = (await usageOf(scratch.url, accountId)) - before;
+      const charged = (await db.usage()) - before;
       console.log(
         `sigterm (early end): in flight=20 (+${PIPELINED} pipelined pairs), answered=${answered.length} (last ${Math.round(lastAnswer)} ms after SIGTERM); ` +
           `pipelined: first ${firsts.map((a) => `${a.status}${a.headers.connection === 'close' ? '+close' : ''}`).join('/')}, second ${seconds.length} answered; ` +
@@ -293,17 +255,3 @@ describeOnServer('it needs a scratch database of its own, which the embedded one
     }, 120_000);
   },
 );
-
-async function usageOf(url: string, accountId: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const { rows } = await c.query<{ used: number }>(
-      'SELECT coalesce(sum(used), 0)::int AS used FROM monthly_usage WHERE account_id = $1',
-      [accountId],
-    );
-    return rows[0].used;
-  } finally {
-    await c.end();
-  }
-}

@@ -4,9 +4,9 @@
  * under its city alone and is reported with its count and the closest known names; an
  * operator's alias moves those rows. Over real HTTP: a quarter finds its sub-quarters.
  */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { importFile } from '../../server/ingest/import.js';
+import { admin } from '../helpers/admin.js';
 import { get, serverWithAccount } from '../helpers/server.js';
 import { crawlRow } from './crawl-feed.js';
 import { listingsOf, removeSource, testSource, toJsonLines, workdir } from './helpers.js';
@@ -28,15 +28,6 @@ const SPELLINGS: Array<[string, string, string | null]> = [
   ['Malangue', 'Malangue', 'malangue'],
   ['Koto', 'Kotto', 'kotto'],
 ];
-
-function admin(...args: string[]) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL },
-    timeout: 60_000,
-  });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
 
 describe('quarter names of a real feed', () => {
   it('resolve to the gazetteer, unknown ones go under the city and into the report, and an alias moves them', async () => {
@@ -71,10 +62,10 @@ describe('quarter names of a real feed', () => {
       expect(detail.body.data).toMatchObject({ city: 'Douala', neighborhood: null });
 
       // The operator names it: the three rows move, later imports resolve it.
-      const bad = admin('alias', 'add', 'Douala', 'Bonamousadi Carrefour', 'Bonamousadi');
+      const bad = await admin(['alias', 'add', 'Douala', 'Bonamousadi Carrefour', 'Bonamousadi']);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('"Bonamousadi" is not a quarter of Douala; did you mean Bonamoussadi');
-      const r = admin('alias', 'add', 'Douala', 'Bonamousadi Carrefour', 'Bonamoussadi', '--json');
+      const r = await admin(['alias', 'add', 'Douala', 'Bonamousadi Carrefour', 'Bonamoussadi', '--json']);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ quarter: 'Bonamoussadi', moved: 3 });
       const moved = (await listingsOf(t.db, src)).filter((l) => l.source_ref.endsWith('-00100') || l.source_ref.endsWith('-00101'));
