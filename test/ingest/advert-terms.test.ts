@@ -35,7 +35,7 @@ async function termsOf(source: string): Promise<Map<string, Terms>> {
   return new Map(rows.map((r) => [r.source_ref, r]));
 }
 
-const base = (ref: string, purpose: string, extra: Record<string, unknown> = {}) => ({
+const base = (ref: string, purpose: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   source_ref: ref,
   price: purpose === 'sale' ? 45_000_000 : 150_000,
   city: 'Yaoundé',
@@ -50,7 +50,7 @@ describe('advert terms in an NDJSON feed', () => {
     const work = workdir();
     const src = testSource();
     try {
-      const rows = [
+      const rows: Record<string, unknown>[] = [
         base('a-rent-furnished', 'rent', { furnished: true, advance_months: 6, deposit_months: 2 }),
         base('b-rent-bare', 'rent', { furnished: false, advance_months: 12, deposit_months: 0, land_title: 'titled' }),
         base('c-furnished-rent', 'furnished_rent', { advance_months: 3 }),
