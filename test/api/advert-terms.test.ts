@@ -236,8 +236,9 @@ describe('filters on the advert terms', () => {
       expect(res.status, `${path}?${query}: ${res.text}`).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(res.body.code).toBe('validation_error');
-      const error = res.body.errors.find((e: { path: string }) => e.path === parameter);
-      expect(error, JSON.stringify(res.body.errors)).toBeDefined();
+      const errors = res.body.errors.filter((e: { path: string }) => e.path === parameter);
+      expect(errors, JSON.stringify(res.body.errors)).toHaveLength(1);
+      const [error] = errors;
       expect(error.message).toMatch(message);
     }
   });
