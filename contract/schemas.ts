@@ -4,6 +4,7 @@
  */
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+import { ADVERT_TERM_FIELDS, ADVERT_TERM_FILTERS } from './advert-terms.js';
 import { CURRENCIES } from './currency.js';
 import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
 
@@ -100,6 +101,7 @@ export const ZListing = z.object({
     description: 'Whole days from `listed_at` to removal, or to now while active.',
     example: 69,
   }),
+  ...ADVERT_TERM_FIELDS,
 });
 export type TListing = z.infer<typeof ZListing>;
 
@@ -167,6 +169,7 @@ export const ZListingFilters = z.object({
     description: '`active` (default), one removed status, or `any` for every listing, removed ones included. In any case.',
     example: 'active',
   }).default('active'),
+  ...ADVERT_TERM_FILTERS,
 });
 export type TListingFilters = z.output<typeof ZListingFilters>;
 

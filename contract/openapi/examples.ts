@@ -38,6 +38,10 @@ const VILLA = {
   updated_at: '2026-11-02T17:05:00.000Z',
   removed_at: null,
   days_on_market: 69,
+  furnished: null,
+  advance_months: null,
+  deposit_months: null,
+  land_title: 'titled',
 } as const;
 
 const APARTMENT = {
@@ -51,13 +55,17 @@ const APARTMENT = {
   bathrooms: 2,
   location: { lat: 4.094, lng: 9.741, precision: 'street' },
   type: 'apartment',
-  purpose: 'rent',
+  purpose: 'furnished_rent',
   price_per_m2: 3_182,
   status: 'active',
   listed_at: '2026-11-20T10:12:00.000Z',
   updated_at: '2026-11-20T10:12:00.000Z',
   removed_at: null,
   days_on_market: 2,
+  furnished: true,
+  advance_months: 6,
+  deposit_months: 2,
+  land_title: null,
 } as const;
 
 function listing(base: typeof VILLA | typeof APARTMENT, currency: Currency): TListing {

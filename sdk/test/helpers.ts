@@ -47,6 +47,10 @@ export function listing(n: number, overrides: Partial<Listing> = {}): Listing {
     removed_at: null,
     days_on_market: 21,
     location: { lat: 4.0152, lng: 9.6934, precision: 'neighborhood' },
+    furnished: null,
+    advance_months: null,
+    deposit_months: null,
+    land_title: 'unknown',
     ...overrides,
   };
 }

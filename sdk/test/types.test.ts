@@ -29,6 +29,7 @@ export type Checks = [
   Assert<Equal<S.Purpose, C.TListing['purpose']>>,
   Assert<Equal<S.ListingStatus, C.TListing['status']>>,
   Assert<Equal<S.ListingSort, (typeof C.LISTING_SORTS)[number]>>,
+  Assert<Equal<S.LandTitle, NonNullable<C.TListing['land_title']>>>,
   Assert<Equal<S.PlanName, C.PlanName>>,
   Assert<Equal<S.Currency, C.Currency>>,
   Assert<Equal<S.ErrorCode, C.ErrorCode>>,

@@ -212,12 +212,16 @@ describe('no PII leaves the API', () => {
     const detailKeys = Object.keys(bodies[0].body.data).sort();
     expect(detailKeys).toEqual(
       [
+        'advance_months',
         'bathrooms',
         'bedrooms',
         'city',
         'currency',
         'days_on_market',
+        'deposit_months',
+        'furnished',
         'id',
+        'land_title',
         'listed_at',
         'location',
         'neighborhood',

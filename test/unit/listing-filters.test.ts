@@ -109,4 +109,27 @@ describe('listingFilterSql', () => {
     const xaf = canonicalFilters(effectiveFilters(parse({ min_price: '100' })));
     expect(eur).not.toEqual(xaf);
   });
+
+  it('turns the advert-term filters into conditions an advert that does not say never meets, bound into cursors', () => {
+    const sql = sqlOf({ furnished: 'False', max_advance_months: '06', land_title: 'TITLED,in_progress,titled', status: 'any' });
+    expect(sql.conditions).toEqual(['l.furnished = $1', 'l.advance_months <= $2', 'l.land_title = ANY($3::"LandTitle"[])']);
+    expect(sql.params).toEqual([false, 6, ['in_progress', 'titled']]);
+    const bound = (q: Record<string, string>) => canonicalFilters(effectiveFilters(parse(q)));
+    expect(bound({ furnished: 'TRUE', land_title: 'titled,in_progress' })).toEqual({
+      status: 'active',
+      furnished: 'true',
+      landTitle: 'in_progress,titled',
+    });
+    expect(bound({ furnished: 'true' })).not.toEqual(bound({ furnished: 'false' }));
+    expect(bound({ max_advance_months: '6' })).not.toEqual(bound({ max_advance_months: '7' }));
+    for (const [name, value] of [
+      ['furnished', 'yes'],
+      ['max_advance_months', '25'],
+      ['land_title', 'freehold'],
+    ]) {
+      const parsed = ZListingsQuery.safeParse({ [name]: value });
+      expect(parsed.success).toBe(false);
+      expect([...new Set(parsed.error?.issues.map((i) => i.path[0]))]).toEqual([name]);
+    }
+  });
 });

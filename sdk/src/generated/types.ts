@@ -20,6 +20,9 @@ export type Purpose = 'sale' | 'rent' | 'furnished_rent';
 /** `active` while on the market; the others once removed (`removed_at` is then set). */
 export type ListingStatus = 'active' | 'withdrawn' | 'sold' | 'rented';
 
+/** Land title (titre foncier) of a property: issued, none, procedure under way, or not said. */
+export type LandTitle = 'titled' | 'untitled' | 'in_progress' | 'unknown';
+
 /** Order of search results; ties are broken by `id`. `-` means descending. */
 export type ListingSort = '-listed_at' | 'listed_at' | 'price' | '-price' | 'updated_at';
 
@@ -164,6 +167,30 @@ export interface Listing {
    * @example 69
    */
   days_on_market: number;
+  /**
+   * Whether the place comes furnished; null when the advert does not say. Always true for
+   * `furnished_rent` (a rent advertised furnished is filed as `furnished_rent`).
+   * @example false
+   */
+  furnished: boolean | null;
+  /**
+   * Rents: months of rent asked in advance at signing (0 to 24; 6 to 12 are usual in Yaoundé). Null
+   * when the advert does not say, and for sales.
+   */
+  advance_months: number | null;
+  /**
+   * Rents: months of rent asked as a deposit (caution), 0 to 12. Null when the advert does not say,
+   * and for sales.
+   */
+  deposit_months: number | null;
+  /**
+   * Land title (titre foncier): `titled` (a titre foncier is issued), `untitled` (none: customary
+   * land, a deed of sale only), `in_progress` (the procedure is under way) or `unknown` (the advert
+   * does not say). A sale is never null (`unknown` when not said); a rent carries it only when its
+   * advert states it, else null.
+   * @example "titled"
+   */
+  land_title: LandTitle | null;
 }
 
 /** One price a listing has had. */
@@ -668,6 +695,28 @@ export interface ListingSearchParams {
    */
   status?: ListingStatus | 'any' | undefined;
   /**
+   * `true`: furnished listings only (every `furnished_rent`, and sales or rents whose advert says
+   * furnished); `false`: unfurnished ones only. Listings whose advert does not say are left out
+   * either way. In any case.
+   * @example true
+   */
+  furnished?: boolean | undefined;
+  /**
+   * Rents asking at most this many months of rent in advance. Listings whose advance is unknown
+   * (every sale, and rents whose advert does not say) never match. A whole number written in
+   * digits, 0 to 24.
+   * @example 6
+   */
+  max_advance_months?: number | undefined;
+  /**
+   * Land title (titre foncier): listings with any of those given, `titled` (a titre foncier is
+   * issued), `untitled` (none: customary land, a deed of sale only), `in_progress` (the procedure
+   * is under way) or `unknown` (the advert does not say). Rents that do not state one never match.
+   * One value or several separated by commas (`titled,untitled`), in any case.
+   * @example "titled"
+   */
+  land_title?: LandTitle | LandTitle[] | undefined;
+  /**
    * Order of results; ties are broken by `id`. `-` means descending. In any case.
    * @default "-listed_at"
    * @example "-listed_at"
@@ -950,6 +999,28 @@ export interface ListingExportParams {
    * @example "active"
    */
   status?: ListingStatus | 'any' | undefined;
+  /**
+   * `true`: furnished listings only (every `furnished_rent`, and sales or rents whose advert says
+   * furnished); `false`: unfurnished ones only. Listings whose advert does not say are left out
+   * either way. In any case.
+   * @example true
+   */
+  furnished?: boolean | undefined;
+  /**
+   * Rents asking at most this many months of rent in advance. Listings whose advance is unknown
+   * (every sale, and rents whose advert does not say) never match. A whole number written in
+   * digits, 0 to 24.
+   * @example 6
+   */
+  max_advance_months?: number | undefined;
+  /**
+   * Land title (titre foncier): listings with any of those given, `titled` (a titre foncier is
+   * issued), `untitled` (none: customary land, a deed of sale only), `in_progress` (the procedure
+   * is under way) or `unknown` (the advert does not say). Rents that do not state one never match.
+   * One value or several separated by commas (`titled,untitled`), in any case.
+   * @example "titled"
+   */
+  land_title?: LandTitle | LandTitle[] | undefined;
   /**
    * Currency of `price` and `price_per_m2` in the answer: `XAF` (default, whole francs) or `EUR`
    * (at the fixed parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).

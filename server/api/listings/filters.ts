@@ -57,6 +57,10 @@ export interface EffectiveFilters {
   minBathrooms?: number;
   listedAfter?: Date;
   updatedAfter?: Date;
+  furnished?: boolean;
+  maxAdvanceMonths?: number;
+  /** One land title or several, sorted and distinct. */
+  landTitle?: TListingFilters['land_title'];
 }
 
 /** Place names asked for lately, with their matching keys: callers ask for the same few places over and over. */
@@ -120,6 +124,9 @@ export function effectiveFilters(q: FilterInput): EffectiveFilters {
   if (q.min_bathrooms !== undefined) f.minBathrooms = q.min_bathrooms;
   if (q.listed_after !== undefined) f.listedAfter = instant('listed_after', q.listed_after);
   if (q.updated_after !== undefined) f.updatedAfter = instant('updated_after', q.updated_after);
+  if (q.furnished !== undefined) f.furnished = q.furnished;
+  if (q.max_advance_months !== undefined) f.maxAdvanceMonths = q.max_advance_months;
+  if (q.land_title !== undefined) f.landTitle = q.land_title;
   return f;
 }
 
@@ -133,7 +140,13 @@ export function canonicalFilters(f: EffectiveFilters): Record<string, string | n
   for (const [k, v] of Object.entries(f)) {
     if (v === undefined) continue;
     out[k] =
-      typeof v === 'bigint' ? v.toString() : v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(',') : (v as string | number);
+      typeof v === 'bigint' || typeof v === 'boolean'
+        ? String(v)
+        : v instanceof Date
+          ? v.toISOString()
+          : Array.isArray(v)
+            ? v.join(',')
+            : (v as string | number);
   }
   return out;
 }
@@ -161,5 +174,9 @@ export function listingFilterSql(f: EffectiveFilters, alias: string, sql = new S
   if (f.minBathrooms !== undefined) sql.add(`${col('bathrooms')} >= ${sql.param(f.minBathrooms)}`);
   if (f.listedAfter !== undefined) sql.add(`${col('listed_at')} >= ${sql.param(f.listedAfter)}`);
   if (f.updatedAfter !== undefined) sql.add(`${col('updated_at')} > ${sql.param(f.updatedAfter)}`);
+  // The advert's terms (listings only): an advert that does not say never matches.
+  if (f.furnished !== undefined) sql.add(`${col('furnished')} = ${sql.param(f.furnished)}`);
+  if (f.maxAdvanceMonths !== undefined) sql.add(`${col('advance_months')} <= ${sql.param(f.maxAdvanceMonths)}`);
+  if (f.landTitle !== undefined) sql.add(`${col('land_title')} = ANY(${sql.param(f.landTitle)}::"LandTitle"[])`);
   return sql;
 }

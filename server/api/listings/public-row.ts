@@ -11,7 +11,7 @@ const QUARTER_POINT = `(SELECT ARRAY[q.lat, q.lng] FROM public.quarters q WHERE 
 
 export const PUBLIC_COLUMNS = `l.id, l.title, l.price, l.currency, l.city, l.city_key, l.neighborhood, l.surface, l.bedrooms,
   l.bathrooms, l.type, l.purpose, l.price_per_m2, l.status, l.listed_at, l.updated_at, l.removed_at, l.lat, l.lng,
-  ${QUARTER_POINT} AS quarter_point,
+  l.furnished, l.advance_months, l.deposit_months, l.land_title, ${QUARTER_POINT} AS quarter_point,
   floor(extract(epoch FROM (coalesce(l.removed_at, now()) - l.listed_at)) / 86400)::int AS days_on_market`;
 
 export interface PublicRow {
@@ -36,6 +36,10 @@ export interface PublicRow {
   updated_at: Date;
   removed_at: Date | null;
   days_on_market: number;
+  furnished: boolean | null;
+  advance_months: number | null;
+  deposit_months: number | null;
+  land_title: TListing['land_title'];
 }
 
 /**
@@ -83,6 +87,10 @@ export function toListing(r: PublicRow, currency: Currency): TListing {
     updated_at: r.updated_at.toISOString(),
     removed_at: r.removed_at?.toISOString() ?? null,
     days_on_market: Math.max(0, r.days_on_market),
+    furnished: r.furnished,
+    advance_months: r.advance_months,
+    deposit_months: r.deposit_months,
+    land_title: r.land_title,
   };
 }
 
@@ -129,6 +137,10 @@ export function listingJsonSql(currency: Currency): string {
     ['updated_at', quoted(iso('l.updated_at'))],
     ['removed_at', `CASE WHEN l.removed_at IS NULL THEN 'null' ELSE ${quoted(iso('l.removed_at'))} END`],
     ['days_on_market', 'greatest(0, floor(extract(epoch FROM (coalesce(l.removed_at, now()) - l.listed_at)) / 86400)::int)::text'],
+    ['furnished', nullable('l.furnished')],
+    ['advance_months', nullable('l.advance_months')],
+    ['deposit_months', nullable('l.deposit_months')],
+    ['land_title', `CASE WHEN l.land_title IS NULL THEN 'null' ELSE ${quoted('l.land_title')} END`],
   ];
   return `'{' || ${fields.map(([name, sql], i) => `'${i ? ',' : ''}"${name}":' || ${sql}`).join(' || ')} || '}'`;
 }
