@@ -5,6 +5,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { CURRENCIES } from './currency.js';
+import { checkGeoParams, distanceField, GEO_PARAMS } from './geo.js';
 import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
 
 // extendApi() annotates the schema object it is given: shared schemas are only ever
@@ -13,7 +14,7 @@ import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam
 export const PROPERTY_TYPES = ['villa', 'house', 'apartment', 'studio', 'duplex', 'room', 'land', 'office', 'shop', 'warehouse'] as const;
 export const PURPOSES = ['sale', 'rent', 'furnished_rent'] as const;
 export const LISTING_STATUSES = ['active', 'withdrawn', 'sold', 'rented'] as const;
-export const LISTING_SORTS = ['-listed_at', 'listed_at', 'price', '-price', 'updated_at'] as const;
+export const LISTING_SORTS = ['-listed_at', 'listed_at', 'price', '-price', 'updated_at', 'distance'] as const;
 
 export const LIMIT_DEFAULT = 20;
 export const LIMIT_MAX = 200;
@@ -100,6 +101,7 @@ export const ZListing = z.object({
     description: 'Whole days from `listed_at` to removal, or to now while active.',
     example: 69,
   }),
+  distance_m: distanceField.optional(),
 });
 export type TListing = z.infer<typeof ZListing>;
 
@@ -167,6 +169,7 @@ export const ZListingFilters = z.object({
     description: '`active` (default), one removed status, or `any` for every listing, removed ones included. In any case.',
     example: 'active',
   }).default('active'),
+  ...GEO_PARAMS,
 });
 export type TListingFilters = z.output<typeof ZListingFilters>;
 
@@ -182,7 +185,7 @@ export function checkListingFilterRanges(q: Partial<TListingFilters>, ctx: z.Ref
 
 export const ZListingsQuery = ZListingFilters.extend({
   sort: extendApi(enumParam(LISTING_SORTS), {
-    description: 'Order of results; ties are broken by `id`. `-` means descending. In any case.',
+    description: 'Order of results; ties are broken by `id`. `-` means descending; `distance`, nearest first, needs `near`. In any case.',
     example: '-listed_at',
   }).default('-listed_at'),
   limit: wholeNumberParam('Page size.', 50, 1, LIMIT_MAX).default(LIMIT_DEFAULT),
@@ -193,7 +196,8 @@ export const ZListingsQuery = ZListingFilters.extend({
   currency: currencyParam('`price` and `price_per_m2`'),
 })
   .strict()
-  .superRefine(checkListingFilterRanges);
+  .superRefine(checkListingFilterRanges)
+  .superRefine(checkGeoParams);
 export type TListingsQuery = z.input<typeof ZListingsQuery>;
 export type TListingsQueryParsed = z.output<typeof ZListingsQuery>;
 
@@ -209,7 +213,8 @@ export const ZExportQuery = ZListingFilters.extend({
   }).optional(),
 })
   .strict()
-  .superRefine(checkListingFilterRanges);
+  .superRefine(checkListingFilterRanges)
+  .superRefine(checkGeoParams);
 export type TExportQuery = z.input<typeof ZExportQuery>;
 export type TExportQueryParsed = z.output<typeof ZExportQuery>;
 
