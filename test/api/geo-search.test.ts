@@ -218,3 +218,60 @@ describe('the export with near', () => {
     }
   });
 });
+
+describe('the searchable point follows the data', () => {
+  /** Runs `body` in a transaction that is rolled back: nothing stays. */
+  async function rolledBack(body: (c: import('pg').PoolClient) => Promise<void>) {
+    const c = await t.db.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await body(c);
+    } finally {
+      await c.query('ROLLBACK');
+      c.release();
+    }
+  }
+  const geoOf = async (c: import('pg').PoolClient, id: string) =>
+    (await c.query<{ geo_lat: number | null; geo_lng: number | null }>('SELECT geo_lat, geo_lng FROM listings WHERE id = $1', [id]))
+      .rows[0];
+
+  it('a gazetteer change that moves a centroid moves the listings placed there, not those with their own point', async () => {
+    await rolledBack(async (c) => {
+      const { rows } = await c.query<{ id: string; city_key: string; neighborhood: string }>(
+        `SELECT l.id, l.city_key, l.neighborhood FROM listings l JOIN quarters q ON q.city_key = l.city_key AND q.name = l.neighborhood
+         WHERE l.lat IS NULL LIMIT 1`,
+      );
+      const at = rows[0];
+      await c.query('UPDATE quarters SET lat = lat + 0.01, lng = lng - 0.02 WHERE city_key = $1 AND name = $2', [
+        at.city_key,
+        at.neighborhood,
+      ]);
+      const q = (await c.query('SELECT lat, lng FROM quarters WHERE city_key = $1 AND name = $2', [at.city_key, at.neighborhood])).rows[0];
+      expect(await geoOf(c, at.id)).toEqual({ geo_lat: q.lat, geo_lng: q.lng });
+      await c.query('DELETE FROM quarters WHERE city_key = $1 AND name = $2', [at.city_key, at.neighborhood]);
+      expect(await geoOf(c, at.id)).toEqual({ geo_lat: null, geo_lng: null });
+      const own = moved[0].id;
+      const before = await geoOf(c, own);
+      await c.query('UPDATE quarters SET lat = lat + 0.01 WHERE city_key = $1', [at.city_key]);
+      expect(await geoOf(c, own)).toEqual(before);
+    });
+  });
+
+  it('admin alias add places the listings it moves to a quarter at its centroid', async () => {
+    const { addAlias } = await import('../../server/ingest/quarters.js');
+    await rolledBack(async (c) => {
+      const { rows } = await c.query<{ id: string }>(
+        "SELECT id FROM listings WHERE city = 'Douala' AND lat IS NULL ORDER BY id DESC LIMIT 1",
+      );
+      const id = rows[0].id;
+      await c.query("UPDATE listings SET neighborhood = NULL, neighborhood_key = NULL, raw_neighborhood = 'Bonapriso Sudd' WHERE id = $1", [
+        id,
+      ]);
+      expect(await geoOf(c, id)).toEqual({ geo_lat: null, geo_lng: null });
+      await addAlias(c, 'Douala', 'Bonapriso Sudd', 'Bonapriso');
+      const q = (await c.query("SELECT lat, lng FROM quarters WHERE city_key = 'douala' AND name = 'Bonapriso'")).rows[0];
+      expect(q).toBeDefined();
+      expect(await geoOf(c, id)).toEqual({ geo_lat: q.lat, geo_lng: q.lng });
+    });
+  });
+});
