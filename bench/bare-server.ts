@@ -48,7 +48,20 @@ function searchQuery(p: URLSearchParams): TListingsQueryParsed {
     limit: num('limit') ?? 20,
     cursor: str('cursor'),
     currency: 'XAF',
+    ...geoQuery(p),
   } as TListingsQueryParsed;
+}
+
+/** `near`, `radius_m` and `bbox` as the contract parses them (the bench sends valid ones only). */
+function geoQuery(p: URLSearchParams): Pick<TListingsQueryParsed, 'near' | 'radius_m' | 'bbox'> {
+  const nums = (name: string) => p.get(name)?.split(',').map(Number);
+  const near = nums('near');
+  const box = nums('bbox');
+  return {
+    near: near ? { lat: near[0], lng: near[1] } : undefined,
+    radius_m: p.has('radius_m') ? Number(p.get('radius_m')) : undefined,
+    bbox: box ? { minLng: box[0], minLat: box[1], maxLng: box[2], maxLat: box[3] } : undefined,
+  };
 }
 
 function send(res: import('node:http').ServerResponse, status: number, body: unknown): void {

@@ -6,6 +6,7 @@ import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { ADVERT_TERM_FIELDS, ADVERT_TERM_FILTERS } from './advert-terms.js';
 import { CURRENCIES } from './currency.js';
+import { checkGeoParams, distanceField, GEO_PARAMS } from './geo.js';
 import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
 
 // extendApi() annotates the schema object it is given: shared schemas are only ever
@@ -14,7 +15,7 @@ import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam
 export const PROPERTY_TYPES = ['villa', 'house', 'apartment', 'studio', 'duplex', 'room', 'land', 'office', 'shop', 'warehouse'] as const;
 export const PURPOSES = ['sale', 'rent', 'furnished_rent'] as const;
 export const LISTING_STATUSES = ['active', 'withdrawn', 'sold', 'rented'] as const;
-export const LISTING_SORTS = ['-listed_at', 'listed_at', 'price', '-price', 'updated_at'] as const;
+export const LISTING_SORTS = ['-listed_at', 'listed_at', 'price', '-price', 'updated_at', 'distance'] as const;
 
 export const LIMIT_DEFAULT = 20;
 export const LIMIT_MAX = 200;
@@ -102,6 +103,7 @@ export const ZListing = z.object({
     example: 69,
   }),
   ...ADVERT_TERM_FIELDS,
+  distance_m: distanceField.optional(),
 });
 export type TListing = z.infer<typeof ZListing>;
 
@@ -170,6 +172,7 @@ export const ZListingFilters = z.object({
     example: 'active',
   }).default('active'),
   ...ADVERT_TERM_FILTERS,
+  ...GEO_PARAMS,
 });
 export type TListingFilters = z.output<typeof ZListingFilters>;
 
@@ -185,7 +188,7 @@ export function checkListingFilterRanges(q: Partial<TListingFilters>, ctx: z.Ref
 
 export const ZListingsQuery = ZListingFilters.extend({
   sort: extendApi(enumParam(LISTING_SORTS), {
-    description: 'Order of results; ties are broken by `id`. `-` means descending. In any case.',
+    description: 'Order of results; ties are broken by `id`. `-` means descending; `distance`, nearest first, needs `near`. In any case.',
     example: '-listed_at',
   }).default('-listed_at'),
   limit: wholeNumberParam('Page size.', 50, 1, LIMIT_MAX).default(LIMIT_DEFAULT),
@@ -196,7 +199,8 @@ export const ZListingsQuery = ZListingFilters.extend({
   currency: currencyParam('`price` and `price_per_m2`'),
 })
   .strict()
-  .superRefine(checkListingFilterRanges);
+  .superRefine(checkListingFilterRanges)
+  .superRefine(checkGeoParams);
 export type TListingsQuery = z.input<typeof ZListingsQuery>;
 export type TListingsQueryParsed = z.output<typeof ZListingsQuery>;
 
@@ -212,7 +216,8 @@ export const ZExportQuery = ZListingFilters.extend({
   }).optional(),
 })
   .strict()
-  .superRefine(checkListingFilterRanges);
+  .superRefine(checkListingFilterRanges)
+  .superRefine(checkGeoParams);
 export type TExportQuery = z.input<typeof ZExportQuery>;
 export type TExportQueryParsed = z.output<typeof ZExportQuery>;
 

@@ -19,6 +19,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { cube } from '@electric-sql/pglite/contrib/cube';
+import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgres {
@@ -58,7 +60,8 @@ export async function startEmbeddedPostgres(dataDir: string, options: { announce
     );
   }
   mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(join(dataDir, 'pgdata'));
+  // cube and earthdistance: the geographic search's index (migration 20261125060200_listing_geo).
+  const db = await PGlite.create(join(dataDir, 'pgdata'), { extensions: { cube, earthdistance } });
   // Connections are only sockets here (one session serves them all, one query at a time), and
   // one server alone opens up to 15 (its pool, the exports' pool, the change feed): beyond the
   // limit a connection is refused, so it is set well above what a demo and its CLI open.

@@ -266,7 +266,9 @@ describe('the document', () => {
         const example = p.example ?? /Example: `([^`]+)`\.$/.exec(p.description)?.[1];
         expect(example, `${template} ${p.name}`).toBeDefined();
         const value = Array.isArray(example) ? example.join(',') : String(example);
-        const path = `${template.replace('{id}', listingId)}?${p.name}=${encodeURIComponent(value)}`;
+        // A parameter that applies only with another (its description says so) is sent with it.
+        const companion = p.name === 'radius_m' ? 'near=4.0483,9.7043&' : '';
+        const path = `${template.replace('{id}', listingId)}?${companion}${p.name}=${encodeURIComponent(value)}`;
         const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': t.keys.enterprise } });
         expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
       }

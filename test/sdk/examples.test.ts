@@ -295,6 +295,18 @@ describe('examples', () => {
     expect(Date.parse(state.watermark)).toBeGreaterThan(0);
   });
 
+  it('05-nearby lists every listing within the radius, nearest first, as many as the search counts', async () => {
+    const run = await example('05-nearby.ts', ['--radius', '1500'], t.keys.starter);
+    expect(run.code, run.stderr).toBe(0);
+    const mboa = new Mboa({ apiKey: t.keys.starter, baseUrl: t.baseUrl });
+    const page = await mboa.listings.search({ near: [4.0483, 9.7043], radius_m: 1500, limit: 1 });
+    expect(page.meta.total).toBeGreaterThan(0);
+    expect(run.stdout).toContain(`${page.meta.total} listings within 1500 m of 4.0483,9.7043`);
+    const distances = [...run.stdout.matchAll(/^lst_\S+\s+(\d+) m /gm)].map((m) => Number(m[1]));
+    expect(distances).toHaveLength(page.meta.total);
+    expect(distances.every((d, i) => d <= 1500 && (i === 0 || d >= distances[i - 1]))).toBe(true);
+  });
+
   it('curl.sh calls every endpoint', async () => {
     const run = await example('curl.sh', [], t.keys.pro);
     expect(run.code, run.stderr).toBe(0);

@@ -24,7 +24,7 @@ export type ListingStatus = 'active' | 'withdrawn' | 'sold' | 'rented';
 export type LandTitle = 'titled' | 'untitled' | 'in_progress' | 'unknown';
 
 /** Order of search results; ties are broken by `id`. `-` means descending. */
-export type ListingSort = '-listed_at' | 'listed_at' | 'price' | '-price' | 'updated_at';
+export type ListingSort = '-listed_at' | 'listed_at' | 'price' | '-price' | 'updated_at' | 'distance';
 
 /**
  * Currency of the amounts in an answer: `XAF` (whole francs) or `EUR`, at the fixed parity 655.957
@@ -191,6 +191,12 @@ export interface Listing {
    * @example "titled"
    */
   land_title: LandTitle | null;
+  /**
+   * Great-circle distance in whole metres (rounded) from `near` to the listing’s `location`;
+   * present only when the search or export was given `near`.
+   * @example 840
+   */
+  distance_m?: number;
 }
 
 /** One price a listing has had. */
@@ -717,7 +723,31 @@ export interface ListingSearchParams {
    */
   land_title?: LandTitle | LandTitle[] | undefined;
   /**
-   * Order of results; ties are broken by `id`. `-` means descending. In any case.
+   * Only listings within `radius_m` metres of this point, `lat,lng` in decimal degrees (WGS84);
+   * each result then carries `distance_m`. Combines with every other filter and with `bbox` (both
+   * apply). Only listings with a point of their own (`location.precision` `street`) or placed at
+   * their quarter’s centroid (`neighborhood`) are found; a listing located only by its city
+   * (`city`) never is. Anything else is a 400 naming the parameter.
+   * @example "4.0483,9.7043"
+   */
+  near?: string | [number, number] | undefined;
+  /**
+   * Radius around `near`, metres: a whole number written in digits, 1 to 50,000; 5,000 when `near`
+   * is given without it. Only with `near`.
+   * @example 2000
+   */
+  radius_m?: number | undefined;
+  /**
+   * Only listings inside this box, `min_lng,min_lat,max_lng,max_lat` in decimal degrees (WGS84),
+   * edges included. Only listings with a point of their own (`location.precision` `street`) or
+   * placed at their quarter’s centroid (`neighborhood`) are found; a listing located only by its
+   * city (`city`) never is. An empty or inverted box is a 400.
+   * @example "9.68,4.03,9.73,4.07"
+   */
+  bbox?: string | [number, number, number, number] | undefined;
+  /**
+   * Order of results; ties are broken by `id`. `-` means descending; `distance`, nearest first,
+   * needs `near`. In any case.
    * @default "-listed_at"
    * @example "-listed_at"
    */
@@ -1021,6 +1051,29 @@ export interface ListingExportParams {
    * @example "titled"
    */
   land_title?: LandTitle | LandTitle[] | undefined;
+  /**
+   * Only listings within `radius_m` metres of this point, `lat,lng` in decimal degrees (WGS84);
+   * each result then carries `distance_m`. Combines with every other filter and with `bbox` (both
+   * apply). Only listings with a point of their own (`location.precision` `street`) or placed at
+   * their quarter’s centroid (`neighborhood`) are found; a listing located only by its city
+   * (`city`) never is. Anything else is a 400 naming the parameter.
+   * @example "4.0483,9.7043"
+   */
+  near?: string | [number, number] | undefined;
+  /**
+   * Radius around `near`, metres: a whole number written in digits, 1 to 50,000; 5,000 when `near`
+   * is given without it. Only with `near`.
+   * @example 2000
+   */
+  radius_m?: number | undefined;
+  /**
+   * Only listings inside this box, `min_lng,min_lat,max_lng,max_lat` in decimal degrees (WGS84),
+   * edges included. Only listings with a point of their own (`location.precision` `street`) or
+   * placed at their quarter’s centroid (`neighborhood`) are found; a listing located only by its
+   * city (`city`) never is. An empty or inverted box is a 400.
+   * @example "9.68,4.03,9.73,4.07"
+   */
+  bbox?: string | [number, number, number, number] | undefined;
   /**
    * Currency of `price` and `price_per_m2` in the answer: `XAF` (default, whole francs) or `EUR`
    * (at the fixed parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).

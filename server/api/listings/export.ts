@@ -20,6 +20,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { EXPORT_LINES_PER_CALL, type TExportQueryParsed } from '../../../contract/schemas.js';
 import { type Dataset, table } from '../dataset.js';
 import { type EffectiveFilters, listingFilterSql } from './filters.js';
+import { distanceSql } from './geo.js';
 import { listingJsonSql } from './public-row.js';
 
 export interface ExportBlocks {
@@ -97,7 +98,11 @@ export async function streamListings(
 ): Promise<ExportResult> {
   const filters = listingFilterSql(effective, 'l');
   if (q.after !== undefined) filters.add(`l.id > ${filters.param(q.after)}`);
-  const select = `SELECT ${listingJsonSql(q.currency)} FROM ${table(data, 'listings')} l ${filters.where()} ORDER BY l.id`;
+  // With `near`, each line ends with `distance_m`, rounded by the database as the search's is.
+  const distance = distanceSql(effective, filters);
+  const json = listingJsonSql(q.currency);
+  const line = distance ? `left(${json}, -1) || ',"distance_m":' || round(${distance})::int || '}'` : json;
+  const select = `SELECT ${line} FROM ${table(data, 'listings')} l ${filters.where()} ORDER BY l.id`;
 
   const client = await pool.connect();
   let broken: Error | undefined;

@@ -10,6 +10,7 @@ import { parseInstant } from '../../../contract/instants.js';
 import type { TListingFilters } from '../../../contract/schemas.js';
 import { foldQuarter, GAZETTEER, type Quarter, resolveQuarter } from '../../platform/gazetteer.js';
 import { matchKey } from '../../platform/text.js';
+import { addGeoConditions, type GeoFilters, geoFilters } from './geo.js';
 
 /** Positional parameters and the conditions that use them. */
 export class SqlConditions {
@@ -39,7 +40,7 @@ export type FilterInput = Partial<TListingFilters> & { currency?: Currency };
  * XAF range they denote in the caller's currency, instants as Dates. What a cursor is
  * bound to, so two spellings of the same filter share their cursors.
  */
-export interface EffectiveFilters {
+export interface EffectiveFilters extends GeoFilters {
   status?: TListingFilters['status'];
   cityKey?: string;
   neighborhoodKey?: string;
@@ -106,7 +107,7 @@ function instant(name: string, value: string): Date {
 
 export function effectiveFilters(q: FilterInput): EffectiveFilters {
   const prices = xafBounds({ min: q.min_price, max: q.max_price }, q.currency ?? 'XAF');
-  const f: EffectiveFilters = {};
+  const f: EffectiveFilters = geoFilters(q);
   if (q.status !== undefined && q.status !== 'any') f.status = q.status;
   if (q.city !== undefined) f.cityKey = placeKey(q.city);
   if (q.neighborhood !== undefined) {
@@ -178,5 +179,6 @@ export function listingFilterSql(f: EffectiveFilters, alias: string, sql = new S
   if (f.furnished !== undefined) sql.add(`${col('furnished')} = ${sql.param(f.furnished)}`);
   if (f.maxAdvanceMonths !== undefined) sql.add(`${col('advance_months')} <= ${sql.param(f.maxAdvanceMonths)}`);
   if (f.landTitle !== undefined) sql.add(`${col('land_title')} = ANY(${sql.param(f.landTitle)}::"LandTitle"[])`);
+  if (listings) addGeoConditions(f, sql, alias);
   return sql;
 }

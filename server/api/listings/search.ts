@@ -7,12 +7,13 @@ import { type Dataset, table } from '../dataset.js';
 import type { TListing, TListingsQueryParsed } from '../../../contract/schemas.js';
 import { ApiError } from '../../platform/errors.js';
 import type { CursorCodec } from './cursor.js';
+import { distanceSql } from './geo.js';
 import { canonicalFilters, type EffectiveFilters, listingFilterSql } from './filters.js';
 import { PUBLIC_COLUMNS, type PublicRow, toListing } from './public-row.js';
 
 type Sort = TListingsQueryParsed['sort'];
 
-const SORTS: Record<Sort, { column: 'listed_at' | 'price' | 'updated_at'; desc: boolean }> = {
+const SORTS: Record<Exclude<Sort, 'distance'>, { column: 'listed_at' | 'price' | 'updated_at'; desc: boolean }> = {
   '-listed_at': { column: 'listed_at', desc: true },
   listed_at: { column: 'listed_at', desc: false },
   price: { column: 'price', desc: false },
@@ -32,6 +33,29 @@ function countTotal(data: Dataset, where: string, params: unknown[], totals?: To
   return totals ? totals.get(`${sql}\0${JSON.stringify(params)}`, load) : load();
 }
 
+type OrderKind = 'listed_at' | 'price' | 'updated_at' | 'distance';
+
+function orderOf(sort: { column: 'listed_at' | 'price' | 'updated_at'; desc: boolean }): { key: string; desc: boolean; kind: OrderKind } {
+  return { key: `l.${sort.column}`, desc: sort.desc, kind: sort.column };
+}
+
+/** A cursor's sort value as the query compares it; signed, so only a change of format between versions could fail here. */
+function decodeValue(kind: OrderKind, value: string | number): number | Date {
+  const stale = () => new ApiError('invalid_cursor', 'The cursor is from another version of the API. Start again without `cursor`.');
+  if (kind === 'price') {
+    if (typeof value !== 'number') throw stale();
+    return value;
+  }
+  if (kind === 'distance') {
+    const d = typeof value === 'string' ? Number(value) : NaN;
+    if (!Number.isFinite(d) || d < 0) throw stale();
+    return d;
+  }
+  const date = new Date(String(value));
+  if (Number.isNaN(date.getTime())) throw stale();
+  return date;
+}
+
 /** Where exact totals may be remembered (see http/data-cache.ts); absent: counted every time. */
 export interface TotalsCache {
   get(key: string, load: () => Promise<number>): Promise<number>;
@@ -45,7 +69,6 @@ export async function searchListings(
   filters: EffectiveFilters,
   totals?: TotalsCache,
 ): Promise<SearchResult> {
-  const sort = SORTS[q.sort];
   // What a cursor is bound to: the filters as applied and the sort; not the page size or currency.
   const bound = { ...canonicalFilters(filters), sort: q.sort };
   const position = q.cursor !== undefined ? cursors.decode(q.cursor, bound) : null;
@@ -53,20 +76,22 @@ export async function searchListings(
   const page = listingFilterSql(filters, 'l');
   // Page 1 counts the matches under the filters alone: their conditions, before the page's own join them.
   const count = position ? null : { where: page.where(), params: [...page.params] };
+  // With `near`: the exact distance (sort key of sort=distance) and distance_m, rounded by the database as the export does.
+  const distance = distanceSql(filters, page);
+  const order = q.sort === 'distance' ? { key: distance!, desc: false, kind: 'distance' as const } : orderOf(SORTS[q.sort]);
   if (position) {
-    const value = sort.column === 'price' ? Number(position.value) : new Date(String(position.value));
-    if (sort.column === 'price' ? typeof position.value !== 'number' : Number.isNaN((value as Date).getTime())) {
-      // Signed, so only a change of format between versions could lead here.
-      throw new ApiError('invalid_cursor', 'The cursor is from another version of the API. Start again without `cursor`.');
-    }
-    page.add(`(l.${sort.column}, l.id) ${sort.desc ? '<' : '>'} (${page.param(value)}, ${page.param(position.id)})`);
+    const value = decodeValue(order.kind, position.value);
+    page.add(
+      `(${order.key}, l.id) ${order.desc ? '<' : '>'} (${page.param(value)}${order.kind === 'distance' ? '::float8' : ''}, ${page.param(position.id)})`,
+    );
   }
-  const direction = sort.desc ? 'DESC' : 'ASC';
-  const sql = `SELECT ${PUBLIC_COLUMNS} FROM ${table(data, 'listings')} l ${page.where()}
-    ORDER BY l.${sort.column} ${direction}, l.id ${direction} LIMIT ${page.param(q.limit + 1)}`;
+  const direction = order.desc ? 'DESC' : 'ASC';
+  const extra = distance ? `, ${distance} AS distance, round(${distance})::int AS distance_m` : '';
+  const sql = `SELECT ${PUBLIC_COLUMNS}${extra} FROM ${table(data, 'listings')} l ${page.where()}
+    ORDER BY ${order.key} ${direction}, l.id ${direction} LIMIT ${page.param(q.limit + 1)}`;
 
   const [rowsResult, total] = await Promise.all([
-    data.pool.query<PublicRow & { price: string }>(sql, page.params),
+    data.pool.query<PublicRow & { price: string; distance?: number; distance_m?: number }>(sql, page.params),
     count ? countTotal(data, count.where, count.params, totals) : position!.total,
   ]);
 
@@ -77,10 +102,18 @@ export async function searchListings(
   const nextCursor =
     hasMore && last
       ? cursors.encode(bound, {
-          value: sort.column === 'price' ? Number(last.price) : (last[sort.column] as Date).toISOString(),
+          // A distance travels as the text of the exact float8, which reads back as the same number.
+          value:
+            order.kind === 'distance'
+              ? String(last.distance)
+              : order.kind === 'price'
+                ? Number(last.price)
+                : (last[order.kind] as Date).toISOString(),
           id: last.id,
           total,
         })
       : null;
-  return { data: pageRows.map((row) => toListing(row, q.currency)), total, nextCursor };
+  const listing = (row: (typeof rows)[number]) =>
+    row.distance_m === undefined ? toListing(row, q.currency) : { ...toListing(row, q.currency), distance_m: row.distance_m };
+  return { data: pageRows.map(listing), total, nextCursor };
 }

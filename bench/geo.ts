@@ -1,0 +1,143 @@
+/**
+ * Geographic search against a bare server running the same SQL: page 1 of a radius search
+ * (2 km around central Douala, Akwa), the same nearest first, and a box around it.
+ * Mboa's production server (whole chain: key, plan, limits and quota in Redis) side by
+ * side with `bench/bare-server.ts` (the same query functions, nothing else: no key, no
+ * validation, no cache, so it recounts every total). Both run under tsx; autocannon in
+ * this process, on loopback; each case runs `--duration` s on one server then the other,
+ * `--rounds` times in turn; the table gives the medians and each round's ratio.
+ *
+ *   DATABASE_URL=postgresql://127.0.0.1:5432/mboa_bench_geo REDIS_URL=redis://127.0.0.1:6379/12 \
+ *     node --import tsx bench/geo.ts [--duration 8] [--rounds 3] [--connections 16]
+ *
+ * It also prints the plan PostgreSQL chooses for the radius search (the GiST index).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { migrationStatus } from '../prisma/migration-status.js';
+import { createAccount } from '../server/accounts/accounts.js';
+import { effectiveFilters, listingFilterSql } from '../server/api/listings/filters.js';
+import { openDatabase } from '../server/platform/db.js';
+import { randomId } from '../server/platform/ids.js';
+import { loopbackServices, productionEnv } from './loopback.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+    'mboa-port': { type: 'string', default: '3992' },
+    'bare-port': { type: 'string', default: '3993' },
+  },
+});
+
+const { databaseUrl, redisUrl } = loopbackServices('a seeded database: npm run admin -- seed --listings 1000000');
+const db = openDatabase(databaseUrl, { max: 2 });
+const status = await migrationStatus(db.pool);
+if (status.pending.length) {
+  console.error(`pending migrations: ${status.pending.join(', ')} (npm run db:migrate)`);
+  process.exit(2);
+}
+const AKWA = { lat: 4.0483, lng: 9.7043 };
+const CASES = [
+  { name: 'radius 2 km around Akwa, page 1, 50 rows (newest first)', query: `near=${AKWA.lat},${AKWA.lng}&radius_m=2000&limit=50` },
+  { name: 'same, sort=distance', query: `near=${AKWA.lat},${AKWA.lng}&radius_m=2000&sort=distance&limit=50` },
+  { name: 'bbox around Akwa (about 4 × 4 km), page 1, 50 rows', query: 'bbox=9.686,4.030,9.722,4.066&limit=50' },
+];
+
+const { rows: count } = await db.pool.query<{ n: number; geo: number }>(
+  "SELECT count(*) FILTER (WHERE status = 'active')::int AS n, count(geo_lat)::int AS geo FROM listings",
+);
+const filters = effectiveFilters({ near: AKWA, radius_m: 2000, status: 'active' });
+const where = listingFilterSql(filters, 'l');
+const { rows: matched } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM listings l ${where.where()}`, where.params);
+const { rows: plan } = await db.pool.query<{ 'QUERY PLAN': string }>(
+  `EXPLAIN SELECT l.id FROM listings l ${where.where()} ORDER BY l.listed_at DESC, l.id DESC LIMIT 51`,
+  where.params,
+);
+const { key } = await createAccount(db.prisma, {
+  email: `${randomId('bench')}@bench.mboa.cm`,
+  plan: 'enterprise',
+  monthlyQuotaOverride: 1_000_000_000,
+  rateLimitOverride: 100_000_000,
+});
+await db.close();
+
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr!.on('data', (d) => process.stderr.write(d));
+  return child;
+}
+
+async function waitReady(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+const mboaPort = Number(values['mboa-port']);
+const barePort = Number(values['bare-port']);
+const mboa = start(['--import', 'tsx', 'server/start/main.ts'], {
+  ...productionEnv({ databaseUrl, redisUrl, port: mboaPort }),
+  LOG_LEVEL: 'warn',
+});
+const bare = start(['--import', 'tsx', 'bench/bare-server.ts'], { DATABASE_URL: databaseUrl, PORT: String(barePort) });
+
+async function load(base: string, path: string, seconds: number) {
+  const r = await autocannon({
+    url: `${base}${path}`,
+    headers: { 'X-API-Key': key },
+    connections: Number(values.connections),
+    duration: seconds,
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+try {
+  await waitReady(`http://127.0.0.1:${mboaPort}/readyz`);
+  await waitReady(`http://127.0.0.1:${barePort}/api/v1/ping`);
+  console.log(
+    `${count[0].n.toLocaleString('en-US')} active listings (${count[0].geo.toLocaleString('en-US')} with a searchable point); ` +
+      `${matched[0].n.toLocaleString('en-US')} active within 2 km of Akwa\n\nPlan of the radius search:\n${plan.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}\n`,
+  );
+  console.log(
+    `autocannon ${values.connections} connections, ${values.rounds} rounds of ${values.duration} s per case and server, in turn; Node ${process.version}\n`,
+  );
+  console.log('| Case | Mboa req/s | Bare req/s | Ratio (rounds) | Mboa p50 | Bare p50 | Mboa p99 | Bare p99 | Mboa non-2xx |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const seconds = Number(values.duration);
+  for (const c of CASES) {
+    const path = `/api/v1/listings?${c.query}`;
+    await load(`http://127.0.0.1:${mboaPort}`, path, 2);
+    await load(`http://127.0.0.1:${barePort}`, path, 2);
+    const runs: Array<{ m: Awaited<ReturnType<typeof load>>; b: Awaited<ReturnType<typeof load>> }> = [];
+    for (let r = 0; r < Number(values.rounds); r++) {
+      const m = await load(`http://127.0.0.1:${mboaPort}`, path, seconds);
+      const b = await load(`http://127.0.0.1:${barePort}`, path, seconds);
+      runs.push({ m, b });
+    }
+    const med = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
+    const f = (n: number) => Math.round(n).toLocaleString('en-US');
+    const ratios = runs.map((r) => (r.m.rps / r.b.rps).toFixed(2)).join(', ');
+    console.log(
+      `| ${c.name} | ${f(med((r) => r.m.rps))} | ${f(med((r) => r.b.rps))} | ${med((r) => r.m.rps / r.b.rps).toFixed(2)} (${ratios}) | ${med((r) => r.m.p50)} ms | ${med((r) => r.b.p50)} ms | ${med((r) => r.m.p99)} ms | ${med((r) => r.b.p99)} ms | ${runs.reduce((n, r) => n + r.m.non2xx, 0)} |`,
+    );
+  }
+} finally {
+  mboa.kill('SIGTERM');
+  bare.kill('SIGTERM');
+}
