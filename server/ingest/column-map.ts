@@ -125,11 +125,11 @@ export class ColumnMap {
     }
   }
 
-  /** The field a CSV header cell names: mapped, a field's own name, null (ignored), or undefined (unknown). */
+  /** The field a CSV header cell names: mapped, a field's own name (any case), null (ignored), or undefined (unknown). */
   fieldOf(name: string): string | null | undefined {
     const mapped = this.columns.get(matchKey(name));
     if (mapped !== undefined) return mapped;
-    const own = name.trim();
+    const own = matchKey(name).replace(/ /g, '_');
     return FIELDS.has(own) ? own : undefined;
   }
 

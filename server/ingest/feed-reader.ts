@@ -242,10 +242,11 @@ function checkHeader(cells: string[], columns: CsvColumns | undefined): (string 
   const header = names.map((h) => (columns ? columns.fieldOf(h) : known.has(h) ? h : undefined));
   const unknown = names.filter((_, i) => header[i] === undefined);
   if (unknown.length > 0) {
+    const unreadable = unknown.some((u) => u.includes('\ufffd')) ? ' (the header is not UTF-8: try --encoding windows-1252)' : '';
     throw new FeedFileError(
-      columns
+      (columns
         ? `unknown CSV column(s) ${unknown.map((u) => JSON.stringify(u)).join(', ')}: name them in the map's "columns" (a field, or null to ignore)`
-        : `unknown CSV column(s) ${unknown.join(', ')}; the columns are ${RECORD_FIELDS.join(', ')}`,
+        : `unknown CSV column(s) ${unknown.join(', ')}; the columns are ${RECORD_FIELDS.join(', ')}`) + unreadable,
     );
   }
   const fields = header.filter((h): h is string => h != null);
