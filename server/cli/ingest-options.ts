@@ -1,11 +1,31 @@
 /** Option checks shared by the ingest commands (seed, generate, import). */
 import { UsageError } from './io.js';
 import type { FeedFormat } from '../ingest/feed-reader.js';
+import { ColumnMap, ColumnMapError } from '../ingest/column-map.js';
+import { FEED_ENCODINGS, type FeedEncoding, feedEncoding } from '../ingest/encoding.js';
 
 export function feedFormat(value: string | undefined): FeedFormat | undefined {
   if (value === undefined) return undefined;
   if (value !== 'ndjson' && value !== 'csv') throw new UsageError('--format must be ndjson or csv');
   return value;
+}
+
+/** `--columns FILE`: the partner's column map, read and checked before any row. */
+export function columnMap(path: string | undefined): ColumnMap | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return ColumnMap.load(path);
+  } catch (err) {
+    if (err instanceof ColumnMapError) throw new UsageError(`--columns: ${err.message}`);
+    throw err;
+  }
+}
+
+export function encodingOption(value: string | undefined): FeedEncoding | undefined {
+  if (value === undefined) return undefined;
+  const encoding = feedEncoding(value);
+  if (!encoding) throw new UsageError(`--encoding must be ${FEED_ENCODINGS.join(', ')}`);
+  return encoding;
 }
 
 /** A count like --listings: digits only, 1 or more; underscores allowed (1_000_000). */

@@ -6,8 +6,10 @@
  * chunk): one await per group rather than per row, which matters at a million rows.
  */
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { Transform } from 'node:stream';
 import { parse } from 'csv-parse';
+import { csvSeparator } from './csv-dialect.js';
+import { FeedDecoder, type FeedEncoding } from './encoding.js';
 import { RECORD_FIELDS } from './record.js';
 
 export type FeedFormat = 'ndjson' | 'csv';
@@ -24,13 +26,31 @@ export function formatFromPath(path: string): FeedFormat | null {
   return null;
 }
 
-/** Bytes read so far, for progress reporting. */
+/** Bytes read so far, for progress reporting, and the encoding the text was read in. */
 export interface ReadProgress {
   bytes: number;
+  encoding?: string;
 }
 
-export function readFeed(path: string, format: FeedFormat, progress: ReadProgress = { bytes: 0 }): AsyncGenerator<FeedRow[]> {
-  return format === 'csv' ? readCsv(path, progress) : readNdjson(path, progress);
+/** A partner's CSV header in Mboa's terms (column-map.ts): a field, null (ignored) or undefined (unknown). */
+export interface CsvColumns {
+  fieldOf(name: string): string | null | undefined;
+  /** Fields every row gets without a column. */
+  provided: ReadonlySet<string>;
+}
+
+export interface ReadOptions {
+  encoding?: FeedEncoding;
+  columns?: CsvColumns;
+}
+
+export function readFeed(
+  path: string,
+  format: FeedFormat,
+  progress: ReadProgress = { bytes: 0 },
+  options: ReadOptions = {},
+): AsyncGenerator<FeedRow[]> {
+  return format === 'csv' ? readCsv(path, progress, options) : readNdjson(path, progress, options.encoding);
 }
 
 function parseJsonRow(text: string, line: number): FeedRow {
@@ -52,8 +72,8 @@ function parseJsonRow(text: string, line: number): FeedRow {
   return { line, value: value as Record<string, unknown> };
 }
 
-async function* readNdjson(path: string, progress: ReadProgress): AsyncGenerator<FeedRow[]> {
-  const decoder = new StringDecoder('utf8');
+async function* readNdjson(path: string, progress: ReadProgress, encoding: FeedEncoding | undefined): AsyncGenerator<FeedRow[]> {
+  const decoder = new FeedDecoder(encoding);
   let pending = '';
   let line = 0;
   let skippingLongLine = false;
@@ -82,9 +102,11 @@ async function* readNdjson(path: string, progress: ReadProgress): AsyncGenerator
       skippingLongLine = true;
       pending = '';
     }
+    progress.encoding = decoder.encoding;
     if (rows.length > 0) yield rows;
   }
   pending += decoder.end();
+  progress.encoding = decoder.encoding;
   if (skippingLongLine) return;
   if (pending.trim() !== '') {
     line++;
@@ -131,9 +153,9 @@ export class FeedFileError extends Error {}
 
 const CSV_GROUP = 1_000;
 
-async function* readCsv(path: string, progress: ReadProgress): AsyncGenerator<FeedRow[]> {
+async function* readCsv(path: string, progress: ReadProgress, options: ReadOptions): AsyncGenerator<FeedRow[]> {
   let group: FeedRow[] = [];
-  for await (const row of readCsvRows(path, progress)) {
+  for await (const row of readCsvRows(path, progress, options)) {
     group.push(row);
     if (group.length >= CSV_GROUP) {
       yield group;
@@ -143,7 +165,24 @@ async function* readCsv(path: string, progress: ReadProgress): AsyncGenerator<Fe
   if (group.length > 0) yield group;
 }
 
-async function* readCsvRows(path: string, progress: ReadProgress): AsyncGenerator<FeedRow> {
+/** The file's bytes as text, in the encoding given or detected (encoding.ts). */
+function decoding(encoding: FeedEncoding | undefined, progress: ReadProgress): Transform {
+  const decoder = new FeedDecoder(encoding);
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const text = decoder.write(chunk);
+      progress.encoding = decoder.encoding;
+      done(null, text);
+    },
+    flush(done) {
+      const text = decoder.end();
+      progress.encoding = decoder.encoding;
+      done(null, text);
+    },
+  });
+}
+
+async function* readCsvRows(path: string, progress: ReadProgress, options: ReadOptions): AsyncGenerator<FeedRow> {
   // Rows csv-parse cannot read at all (an unclosed quote) arrive through on_skip, ahead
   // of the records still buffered: they are held here and given out in line order.
   const skipped: FeedRow[] = [];
@@ -151,9 +190,11 @@ async function* readCsvRows(path: string, progress: ReadProgress): AsyncGenerato
   input.on('data', (chunk) => {
     progress.bytes += chunk.length;
   });
-  const parser = input.pipe(
+  const text = input.pipe(decoding(options.encoding, progress));
+  const parser = text.pipe(
     parse({
       bom: true,
+      delimiter: csvSeparator(path),
       info: true,
       raw: true,
       relax_column_count: true,
@@ -168,13 +209,14 @@ async function* readCsvRows(path: string, progress: ReadProgress): AsyncGenerato
     }),
   );
   input.on('error', (err) => parser.destroy(err));
+  text.on('error', (err) => parser.destroy(err));
 
-  let header: string[] | null = null;
+  let header: (string | null)[] | null = null;
   for await (const entry of parser as AsyncIterable<{ record: string[]; info: { lines: number }; raw?: string }>) {
     const line = startLine(entry.info.lines, entry.raw);
     while (skipped.length > 0 && skipped[0].line < line) yield skipped.shift()!;
     if (!header) {
-      header = checkHeader(entry.record);
+      header = checkHeader(entry.record, options.columns);
       continue;
     }
     const cells = entry.record;
@@ -189,8 +231,10 @@ async function* readCsvRows(path: string, progress: ReadProgress): AsyncGenerato
     }
     const value: Record<string, unknown> = {};
     for (let i = 0; i < header.length; i++) {
-      const v = csvValue(header[i], cells[i]);
-      if (v !== undefined) value[header[i]] = v;
+      const field = header[i];
+      if (field === null) continue;
+      const v = csvValue(field, cells[i]);
+      if (v !== undefined) value[field] = v;
     }
     yield { line, value };
   }
@@ -201,17 +245,27 @@ async function* readCsvRows(path: string, progress: ReadProgress): AsyncGenerato
 /** What every listing needs; the other columns (surface, contacts, dates, title) may be left out. */
 const REQUIRED_COLUMNS = ['source_ref', 'price', 'city', 'neighborhood', 'type', 'purpose'];
 
-/** A header naming unknown or missing columns makes every row unreadable: stop at once. */
-function checkHeader(cells: string[]): string[] {
-  const header = cells.map((c) => c.trim());
+/**
+ * A header naming unknown or missing columns makes every row unreadable: stop at once.
+ * With a column map, partner names become fields (null: a column to ignore).
+ */
+function checkHeader(cells: string[], columns: CsvColumns | undefined): (string | null)[] {
+  const names = cells.map((c) => c.trim());
   const known = new Set<string>(RECORD_FIELDS);
-  const unknown = header.filter((h) => !known.has(h));
+  const header = names.map((h) => (columns ? columns.fieldOf(h) : known.has(h) ? h : undefined));
+  const unknown = names.filter((_, i) => header[i] === undefined);
   if (unknown.length > 0) {
-    throw new FeedFileError(`unknown CSV column(s) ${unknown.join(', ')}; the columns are ${RECORD_FIELDS.join(', ')}`);
+    const unreadable = unknown.some((u) => u.includes('\ufffd')) ? ' (the header is not UTF-8: try --encoding windows-1252)' : '';
+    throw new FeedFileError(
+      (columns
+        ? `unknown CSV column(s) ${unknown.map((u) => JSON.stringify(u)).join(', ')}: name them in the map's "columns" (a field, or null to ignore)`
+        : `unknown CSV column(s) ${unknown.join(', ')}; the columns are ${RECORD_FIELDS.join(', ')}`) + unreadable,
+    );
   }
-  const missing = REQUIRED_COLUMNS.filter((f) => !header.includes(f));
+  const fields = header.filter((h): h is string => h != null);
+  const missing = REQUIRED_COLUMNS.filter((f) => !fields.includes(f) && !columns?.provided.has(f));
   if (missing.length > 0) throw new FeedFileError(`missing CSV column(s) ${missing.join(', ')}`);
-  const dup = header.find((h, i) => header.indexOf(h) !== i);
+  const dup = fields.find((h, i) => fields.indexOf(h) !== i);
   if (dup) throw new FeedFileError(`CSV column ${dup} appears twice`);
-  return header;
+  return header as (string | null)[];
 }

@@ -9,18 +9,24 @@ import { statSync } from 'node:fs';
 import type pg from 'pg';
 import { refreshMarketFigures } from './market-refresh.js';
 import { estimatedListings, shouldBulkLoad, withSecondaryIndexesRebuilt } from './bulk-load.js';
+import type { ColumnMap } from './column-map.js';
+import type { FeedEncoding } from './encoding.js';
 import { type FeedFormat, type FeedRow, readFeed, type ReadProgress } from './feed-reader.js';
+import { checkPartnerRow } from './partner-row.js';
 import { PartitionedWriter } from './partitioned-writer.js';
 import { SeenReferences } from './removals.js';
 import { type ImportCounts, type ImportReportHead, type Rejection, RejectionLog } from './report.js';
 import type { Queryable } from './upsert.js';
 import { operatorAliases, QuarterResolver } from './quarters.js';
-import { validateRow } from './validate.js';
 
 export interface ImportOptions {
   file: string;
   format: FeedFormat;
   source: string;
+  /** A partner's column names, labels and constants (column-map.ts). */
+  columns?: ColumnMap;
+  /** The file's text encoding; `auto` (default) detects UTF-8 or Windows-1252. */
+  encoding?: FeedEncoding;
   full?: boolean;
   dryRun?: boolean;
   /** The import's timestamp for updated_at, removed_at and price changes. Default: now. */
@@ -39,6 +45,7 @@ export interface ImportOptions {
 export interface ImportProgress {
   rows: number;
   rejected: number;
+  skipped: number;
   bytes: number;
   totalBytes: number;
   seconds: number;
@@ -48,6 +55,8 @@ export interface ImportResult extends ImportReportHead {
   report_path: string;
   /** The first rejections, for a summary on screen; the report has them all. */
   rejected_sample: Rejection[];
+  /** The first skipped rows (price on request), likewise. */
+  skipped_sample: Rejection[];
 }
 
 export function reportPathFor(file: string): string {
@@ -72,10 +81,12 @@ class FeedImport {
   private readonly dryRun: boolean;
   private readonly totalBytes: number;
   private readonly log: RejectionLog;
+  private readonly skippedLog: RejectionLog;
   private readonly counts: ImportCounts = {
     rows: 0,
     accepted: 0,
     rejected: 0,
+    skipped: 0,
     inserted: 0,
     updated: 0,
     unchanged: 0,
@@ -97,6 +108,7 @@ class FeedImport {
     this.dryRun = opts.dryRun ?? false;
     this.totalBytes = statSync(opts.file).size;
     this.log = new RejectionLog(reportPathFor(opts.file));
+    this.skippedLog = new RejectionLog(reportPathFor(opts.file), '.skipped.partial');
   }
 
   async run(): Promise<ImportResult> {
@@ -106,14 +118,15 @@ class FeedImport {
       await this.loadAll();
     } catch (err) {
       this.log.discard();
+      this.skippedLog.discard();
       throw err;
     }
     this.counts.unchanged = this.dryRun ? 0 : this.counts.accepted - this.counts.inserted - this.counts.updated;
     const refreshStart = performance.now();
     if (!this.dryRun) await refreshMarketFigures(this.pool!);
     const head = this.reportHead((performance.now() - refreshStart) / 1000);
-    await this.log.writeReport(head);
-    return { ...head, report_path: this.log.reportPath, rejected_sample: this.log.sample };
+    await this.log.writeReport(head, this.skippedLog);
+    return { ...head, report_path: this.log.reportPath, rejected_sample: this.log.sample, skipped_sample: this.skippedLog.sample };
   }
 
   /** The whole file, by the path its size calls for: nowhere (dry run), bulk or incremental. */
@@ -148,7 +161,8 @@ class FeedImport {
   private async load(db: Queryable | null, partitions: number, seen: SeenReferences | null): Promise<void> {
     const writer = db ? this.writer(db, partitions, seen) : null;
     try {
-      for await (const rows of readFeed(this.opts.file, this.opts.format, this.progress)) {
+      const { file, format, encoding, columns } = this.opts;
+      for await (const rows of readFeed(file, format, this.progress, { encoding, columns })) {
         for (const row of rows) await this.take(row, writer, seen);
         this.reportProgress();
       }
@@ -176,29 +190,38 @@ class FeedImport {
     });
   }
 
-  /** One feed row: written when valid, logged with its reason when not. */
+  /** One feed row: written when valid, logged with its reason when not (or skipped: price on request). */
   private async take(row: FeedRow, writer: PartitionedWriter | null, seen: SeenReferences | null): Promise<void> {
     this.counts.rows++;
     const checked =
-      'error' in row ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef } : validateRow(row.value, this.resolver);
+      'error' in row
+        ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef }
+        : checkPartnerRow(row.value, this.resolver, this.opts.columns, this.opts.format === 'ndjson');
     if (checked.ok) {
       this.counts.accepted++;
       await writer?.add(checked.record);
       return;
     }
-    this.counts.rejected++;
-    this.log.add({ line: row.line, ...(checked.sourceRef ? { source_ref: checked.sourceRef } : {}), reason: checked.reason });
-    // A listing whose row is malformed today is not a listing gone from the feed.
+    const ref = checked.sourceRef ? { source_ref: checked.sourceRef } : {};
+    if ('skipped' in checked) {
+      this.counts.skipped++;
+      this.skippedLog.add({ line: row.line, ...ref, reason: checked.skipped });
+    } else {
+      this.counts.rejected++;
+      this.log.add({ line: row.line, ...ref, reason: checked.reason });
+    }
+    // A listing whose row is malformed (or unpriced) today is not a listing gone from the feed.
     if (checked.sourceRef) await seen?.add([checked.sourceRef]);
   }
 
   private reportProgress(): void {
     if (!this.opts.onProgress || performance.now() - this.lastProgress <= PROGRESS_EVERY_MS) return;
     this.lastProgress = performance.now();
-    const { rows, rejected } = this.counts;
+    const { rows, rejected, skipped } = this.counts;
     this.opts.onProgress({
       rows,
       rejected,
+      skipped,
       bytes: this.progress.bytes,
       totalBytes: this.totalBytes,
       seconds: (this.lastProgress - this.t0) / 1000,
@@ -221,6 +244,7 @@ class FeedImport {
     return {
       file: opts.file,
       format: opts.format,
+      encoding: this.progress.encoding ?? opts.encoding ?? 'utf-8',
       source: opts.source,
       dry_run: dryRun,
       full: opts.full ?? false,

@@ -1,6 +1,6 @@
 /**
  * The import report, `FILE.report.json` next to the input: counts, then every rejected
- * row with its line number and reason. Rejections are spilled to a side file as they come
+ * row with its line number and reason, then every skipped row (a price on request). Rejections are spilled to a side file as they come
  * and copied into the report at the end, so a feed of a million bad rows is reported in
  * full without holding them in memory.
  */
@@ -21,6 +21,8 @@ export interface ImportCounts {
   rows: number;
   accepted: number;
   rejected: number;
+  /** Rows that are no listing to store and no error either: a price given on request. */
+  skipped: number;
   inserted: number;
   /** Existing listings with a changed field. */
   updated: number;
@@ -35,6 +37,8 @@ export interface ImportCounts {
 export interface ImportReportHead {
   file: string;
   format: string;
+  /** The text encoding the file was read in (given, or detected: encoding.ts). */
+  encoding: string;
   source: string;
   dry_run: boolean;
   full: boolean;
@@ -68,8 +72,11 @@ export class RejectionLog {
   private fd: number | null = null;
   private buffer: string[] = [];
 
-  constructor(readonly reportPath: string) {
-    this.spillPath = `${reportPath}.partial`;
+  constructor(
+    readonly reportPath: string,
+    spillSuffix = '.partial',
+  ) {
+    this.spillPath = `${reportPath}${spillSuffix}`;
   }
 
   add(rejection: Rejection): void {
@@ -86,17 +93,32 @@ export class RejectionLog {
     this.buffer = [];
   }
 
-  /** Writes the report: `head`, then `"rejected": [...]` from the spill file. */
-  async writeReport(head: ImportReportHead): Promise<void> {
-    this.flush();
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+  /**
+   * Writes the report: `head`, then `"rejected": [...]` from the spill file, then
+   * `"skipped": [...]` from `skipped`'s (a log of its own).
+   */
+  async writeReport(head: ImportReportHead, skipped?: RejectionLog): Promise<void> {
     const out = createWriteStream(this.reportPath);
     const write = async (text: string) => {
       if (!out.write(text)) await once(out, 'drain');
     };
     const headJson = JSON.stringify(head, null, 2);
     await write(`${headJson.slice(0, -2)},\n  "rejected": [`);
+    await this.copyEntries(write);
+    if (skipped) {
+      await write(',\n  "skipped": [');
+      await skipped.copyEntries(write);
+    }
+    await write('\n}\n');
+    out.end();
+    await once(out, 'finish');
+  }
+
+  /** The entries as the items of a JSON array, then `]`; the spill file is removed. */
+  private async copyEntries(write: (text: string) => Promise<void>): Promise<void> {
+    this.flush();
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
     let first = true;
     if (this.count > 0) {
       const lines = createInterface({ input: createReadStream(this.spillPath), crlfDelay: Infinity });
@@ -106,9 +128,7 @@ export class RejectionLog {
         first = false;
       }
     }
-    await write(first ? ']\n}\n' : '\n  ]\n}\n');
-    out.end();
-    await once(out, 'finish');
+    await write(first ? ']' : '\n  ]');
     rmSync(this.spillPath, { force: true });
   }
 

@@ -50,6 +50,7 @@ describe('import of a feed with good and bad rows', () => {
       rows: 16,
       accepted: 8,
       rejected: 8,
+      skipped: 0,
       inserted: 8,
       updated: 0,
       unchanged: 0,
@@ -97,7 +98,7 @@ describe('import of a feed with good and bad rows', () => {
     const result = await importFile(db.pool, { file, format: 'csv', source: src });
     const report = JSON.parse(readFileSync(result.report_path, 'utf8'));
     expect(report.rejected).toEqual([
-      { line: 4, source_ref: 'FX-CSV-PRICE', reason: 'price: must be a number' },
+      { line: 4, source_ref: 'FX-CSV-PRICE', reason: 'price: is in euros: only XAF (FCFA) is accepted' },
       { line: 6, source_ref: 'FX-CSV-SHORT', reason: 'has 5 fields where the header has 19' },
       { line: 11, source_ref: 'FX-CSV-ROOMS', reason: 'bedrooms: must be 0 or more' },
       { line: 15, reason: 'unreadable CSV: Quote Not Closed: the parsing is finished with an opening quote at line 15' },

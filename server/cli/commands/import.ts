@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { feedFormat, sourceName, thousands } from '../ingest-options.js';
+import { columnMap, encodingOption, feedFormat, sourceName, thousands } from '../ingest-options.js';
 import { formatFromPath } from '../../ingest/feed-reader.js';
 import { type ImportResult, importFile } from '../../ingest/import.js';
 import { parseOptions } from '../args.js';
@@ -11,11 +11,19 @@ export const DEFAULT_IMPORT_SOURCE = 'import';
 
 export const command: Command = {
   name: 'import',
-  usage: 'import FILE [--source NAME] [--full] [--dry-run] [--format ndjson|csv] [--json]',
+  usage:
+    'import FILE [--source NAME] [--full] [--dry-run] [--format ndjson|csv] [--columns MAP.json] [--encoding auto|utf-8|windows-1252] [--json]',
   async run(args, ctx) {
     const { values, positionals } = parseOptions(
       args,
-      { source: { type: 'string' }, full: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, format: { type: 'string' } },
+      {
+        source: { type: 'string' },
+        full: { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
+        format: { type: 'string' },
+        columns: { type: 'string' },
+        encoding: { type: 'string' },
+      },
       true,
     );
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'FILE is required' : 'give one FILE to import');
@@ -26,23 +34,27 @@ export const command: Command = {
     if (!format) throw new UsageError(`cannot tell the format of ${file} from its name: add --format ndjson or --format csv`);
     const source = sourceName(values.source, DEFAULT_IMPORT_SOURCE);
     const dryRun = values['dry-run'] ?? false;
+    const columns = columnMap(values.columns);
+    const encoding = encodingOption(values.encoding);
 
     const pool = dryRun ? null : (await ctx.db()).pool;
     const result = await importFile(pool, {
       file,
       format,
       source,
+      columns,
+      encoding,
       full: values.full ?? false,
       dryRun,
       onProgress: (p) => {
         const pct = p.totalBytes > 0 ? Math.floor((100 * p.bytes) / p.totalBytes) : 100;
         ctx.progress(
-          `import: ${thousands(p.rows)} rows (${pct}%), ${thousands(Math.round(p.rows / p.seconds))} rows/s, ${thousands(p.rejected)} rejected`,
+          `import: ${thousands(p.rows)} rows (${pct}%), ${thousands(Math.round(p.rows / p.seconds))} rows/s, ${thousands(p.rejected)} rejected, ${thousands(p.skipped)} skipped`,
         );
       },
     });
     ctx.progress('');
-    const { rejected_sample, ...summary } = result;
+    const { rejected_sample, skipped_sample, ...summary } = result;
     ctx.print(summary, human(result));
     return result.counts.rejected > 0 ? 1 : 0;
   },
@@ -51,8 +63,9 @@ export const command: Command = {
 function human(r: ImportResult): string {
   const c = r.counts;
   const lines = [
-    `${r.dry_run ? 'Checked (dry run, nothing written)' : 'Imported'} ${r.file} (${r.format}, source ${r.source}): ` +
-      `${thousands(c.rows)} rows, ${thousands(c.accepted)} accepted, ${thousands(c.rejected)} rejected`,
+    `${r.dry_run ? 'Checked (dry run, nothing written)' : 'Imported'} ${r.file} (${r.format}, ${r.encoding}, source ${r.source}): ` +
+      `${thousands(c.rows)} rows, ${thousands(c.accepted)} accepted, ${thousands(c.rejected)} rejected` +
+      (c.skipped > 0 ? `, ${thousands(c.skipped)} skipped (price on request)` : ''),
   ];
   if (!r.dry_run) {
     lines.push(
@@ -69,6 +82,10 @@ function human(r: ImportResult): string {
       `Rejected rows${c.rejected > r.rejected_sample.length ? ` (first ${r.rejected_sample.length} of ${thousands(c.rejected)}, all in the report)` : ''}:`,
     );
     for (const x of r.rejected_sample) lines.push(`  line ${x.line}${x.source_ref ? ` (${x.source_ref})` : ''}: ${x.reason}`);
+  }
+  if (r.skipped_sample.length > 0) {
+    lines.push(`Skipped rows${c.skipped > r.skipped_sample.length ? ` (first ${r.skipped_sample.length}, all in the report)` : ''}:`);
+    for (const x of r.skipped_sample) lines.push(`  line ${x.line}${x.source_ref ? ` (${x.source_ref})` : ''}: ${x.reason}`);
   }
   return lines.join('\n');
 }
