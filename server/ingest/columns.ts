@@ -8,6 +8,7 @@ import { listingId } from '../platform/ids.js';
 import { matchKey } from '../platform/text.js';
 import { ArrayLiteral } from './pg-array.js';
 import type { StoredRecord } from './record.js';
+import { advertFingerprint, fingerprintHex } from './repeats.js';
 
 const INT4_MAX = 2_147_483_647;
 
@@ -29,26 +30,53 @@ export function cachedMatchKey(value: string): string {
   return key;
 }
 
-/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$25). */
+/** The quarter key a row is filed under: the gazetteer's, else its own name's. */
+function neighborhoodKeyOf(r: StoredRecord): string | null {
+  const hood = r.neighborhood ?? null;
+  return r.neighborhood_key !== undefined ? r.neighborhood_key : hood === null ? null : cachedMatchKey(hood);
+}
+
+/** The row's content fingerprint (repeats.ts), from the columns as they are stored. */
+export function fingerprintOf(r: StoredRecord): string {
+  return advertFingerprint({
+    cityKey: cachedMatchKey(r.city),
+    neighborhoodKey: neighborhoodKeyOf(r),
+    neighborhood: r.neighborhood ?? null,
+    rawNeighborhood: r.raw_neighborhood ?? null,
+    type: r.type,
+    purpose: r.purpose,
+    price: r.price,
+    surface: r.surface ?? null,
+    bedrooms: r.bedrooms ?? null,
+    bathrooms: r.bathrooms ?? null,
+    title: r.title,
+    lat: r.lat ?? null,
+    lng: r.lng ?? null,
+    contactPhone: r.contact_phone ?? null,
+  });
+}
+
+/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$26). */
 export const UNNEST_LISTINGS = `unnest(
   $1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[],
   $9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[],
   $16::timestamptz[], $17::timestamptz[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
-  $23::text[], $24::float8[], $25::float8[]
+  $23::text[], $24::float8[], $25::float8[], $26::text[]
 ) AS t(id, title, price, city, city_key, neighborhood, neighborhood_key, surface, bedrooms, bathrooms, type,
        purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name, contact_phone,
-       contact_email, street_address, source_ref, raw_neighborhood, lat, lng)`;
+       contact_email, street_address, source_ref, raw_neighborhood, lat, lng, fingerprint)`;
 
 /** The INSERT column list and the matching SELECT over `t`, with `sourceParam` as the source. */
 export function insertListingsFrom(sourceParam: string): { columns: string; select: string } {
   return {
     columns: `(id, title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms,
       bathrooms, type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name,
-      contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood, lat, lng)`,
+      contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood, lat, lng, fingerprint)`,
     select: `t.id, t.title, t.price, 'XAF', t.city, t.city_key, t.neighborhood, t.neighborhood_key, t.surface,
       t.bedrooms, t.bathrooms, t.type::"PropertyType", t.purpose::"Purpose", t.price_per_m2,
       t.status::"ListingStatus", t.listed_at, t.updated_at, t.removed_at, t.contact_name, t.contact_phone,
-      t.contact_email, t.street_address, ${sourceParam}, t.source_ref, t.raw_neighborhood, t.lat, t.lng`,
+      t.contact_email, t.street_address, ${sourceParam}, t.source_ref, t.raw_neighborhood, t.lat, t.lng,
+      decode(t.fingerprint, 'hex')`,
   };
 }
 
@@ -80,6 +108,7 @@ export class ListingBatch {
     raw_neighborhood: new ArrayLiteral(),
     lat: new ArrayLiteral(),
     lng: new ArrayLiteral(),
+    fingerprint: new ArrayLiteral(),
   };
   private readonly h = { listing_id: new ArrayLiteral(), price: new ArrayLiteral(), changed_at: new ArrayLiteral() };
 
@@ -94,8 +123,9 @@ export class ListingBatch {
    * overrides the row's own timestamp (the importer stamps its run time); the
    * generator's rows keep theirs. A row without `listed_at` is listed from `updatedAt`,
    * the import that first saw it (upsert.ts keeps that date on later imports).
+   * `fingerprint` is the row's, when the caller worked it out already.
    */
-  push(r: StoredRecord, updatedAt?: string): void {
+  push(r: StoredRecord, updatedAt?: string, fingerprint = fingerprintOf(r)): void {
     const c = this.c;
     const id = listingId(this.source, r.source_ref);
     c.id.text(id);
@@ -107,7 +137,7 @@ export class ListingBatch {
     // a name it could not resolve in a gazetteer city is kept aside (raw_neighborhood).
     const hood = r.neighborhood ?? null;
     c.neighborhood.text(hood);
-    c.neighborhood_key.text(r.neighborhood_key !== undefined ? r.neighborhood_key : hood === null ? null : cachedMatchKey(hood));
+    c.neighborhood_key.text(neighborhoodKeyOf(r));
     c.surface.number(r.surface ?? null);
     c.bedrooms.number(r.bedrooms ?? null);
     c.bathrooms.number(r.bathrooms ?? null);
@@ -127,6 +157,7 @@ export class ListingBatch {
     c.raw_neighborhood.text(r.raw_neighborhood ?? null);
     c.lat.number(r.lat ?? null);
     c.lng.number(r.lng ?? null);
+    c.fingerprint.text(fingerprintHex(fingerprint));
     if (r.price_history) {
       for (const entry of r.price_history) {
         this.h.listing_id.text(id);
@@ -136,7 +167,7 @@ export class ListingBatch {
     }
   }
 
-  /** $1..$25 in the order of UNNEST_LISTINGS. */
+  /** $1..$26 in the order of UNNEST_LISTINGS. */
   params(): string[] {
     return Object.values(this.c).map((a) => a.toString());
   }

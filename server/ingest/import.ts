@@ -2,17 +2,20 @@
  * `admin import`: a feed file (NDJSON or CSV) into `listings`, streamed with bounded
  * memory. Each row is validated; bad rows go to the report with their line and reason
  * and never stop the good ones, which are upserted by (source, source_ref) in batches.
- * With `full`, listings of the source missing from the file are withdrawn. A real import
- * ends by rebuilding the market figures.
+ * An advert repeated under another reference is stored once (repeats.ts). With `full`,
+ * listings of the source missing from the file are withdrawn. A real import ends by
+ * rebuilding the market figures.
  */
 import { statSync } from 'node:fs';
 import type pg from 'pg';
 import { refreshMarketFigures } from './market-refresh.js';
 import { estimatedListings, shouldBulkLoad, withSecondaryIndexesRebuilt } from './bulk-load.js';
 import { type FeedFormat, type FeedRow, readFeed, type ReadProgress } from './feed-reader.js';
+import { fingerprintOf } from './columns.js';
 import { PartitionedWriter } from './partitioned-writer.js';
 import { SeenReferences } from './removals.js';
-import { type ImportCounts, type ImportReportHead, type Rejection, RejectionLog } from './report.js';
+import { AdvertsSeen } from './repeats.js';
+import { type ImportCounts, ImportLog, type ImportReportHead, type Rejection, type Repeat } from './report.js';
 import type { Queryable } from './upsert.js';
 import { operatorAliases, QuarterResolver } from './quarters.js';
 import { validateRow } from './validate.js';
@@ -48,6 +51,8 @@ export interface ImportResult extends ImportReportHead {
   report_path: string;
   /** The first rejections, for a summary on screen; the report has them all. */
   rejected_sample: Rejection[];
+  /** The first repeats folded, likewise. */
+  repeats_sample: Repeat[];
 }
 
 export function reportPathFor(file: string): string {
@@ -71,7 +76,8 @@ class FeedImport {
   private readonly now: Date;
   private readonly dryRun: boolean;
   private readonly totalBytes: number;
-  private readonly log: RejectionLog;
+  private readonly log: ImportLog;
+  private readonly adverts = new AdvertsSeen();
   private readonly counts: ImportCounts = {
     rows: 0,
     accepted: 0,
@@ -79,6 +85,7 @@ class FeedImport {
     inserted: 0,
     updated: 0,
     unchanged: 0,
+    repeats_folded: 0,
     repriced: 0,
     removed: 0,
   };
@@ -86,6 +93,8 @@ class FeedImport {
   private lastProgress = 0;
   private fullSkippedReason: string | undefined;
   private bulk = false;
+  /** Whether the source had active listings when the import began (repeats to fold into). */
+  private foldIntoStored = false;
   private resolver = new QuarterResolver();
   private indexSeconds: number | undefined;
 
@@ -96,7 +105,7 @@ class FeedImport {
     this.now = opts.now ?? this.started;
     this.dryRun = opts.dryRun ?? false;
     this.totalBytes = statSync(opts.file).size;
-    this.log = new RejectionLog(reportPathFor(opts.file));
+    this.log = new ImportLog(reportPathFor(opts.file));
   }
 
   async run(): Promise<ImportResult> {
@@ -108,12 +117,14 @@ class FeedImport {
       this.log.discard();
       throw err;
     }
-    this.counts.unchanged = this.dryRun ? 0 : this.counts.accepted - this.counts.inserted - this.counts.updated;
+    const { accepted, inserted, updated, repeats_folded } = this.counts;
+    this.counts.unchanged = this.dryRun ? 0 : accepted - inserted - updated - repeats_folded;
     const refreshStart = performance.now();
     if (!this.dryRun) await refreshMarketFigures(this.pool!);
     const head = this.reportHead((performance.now() - refreshStart) / 1000);
     await this.log.writeReport(head);
-    return { ...head, report_path: this.log.reportPath, rejected_sample: this.log.sample };
+    const { reportPath, rejected, repeats } = this.log;
+    return { ...head, report_path: reportPath, rejected_sample: rejected.sample, repeats_sample: repeats.sample };
   }
 
   /** The whole file, by the path its size calls for: nowhere (dry run), bulk or incremental. */
@@ -121,6 +132,7 @@ class FeedImport {
     if (this.dryRun) return this.load(null, 0, null);
     const pool = this.pool!;
     const { bulk, concurrency } = this.opts;
+    this.foldIntoStored = await hasActiveListings(pool, this.opts.source);
     this.bulk =
       bulk === 'always' || (bulk !== 'never' && shouldBulkLoad(Math.floor(this.totalBytes / BYTES_PER_ROW), await estimatedListings(pool)));
     if (this.bulk) {
@@ -128,6 +140,8 @@ class FeedImport {
         pool,
         (client) => this.withSeen(client, (seen) => this.load(client, 1, seen)),
         (s) => (this.indexSeconds = s),
+        // The lookup of the listing a new reference repeats needs its index during the load.
+        this.foldIntoStored ? [FINGERPRINT_INDEX] : [],
       );
     } else {
       await this.withSeen(undefined, (seen) => this.load(pool, concurrency ?? 2, seen));
@@ -167,27 +181,42 @@ class FeedImport {
       now: this.now,
       partitions,
       batchRows: this.opts.batchRows ?? 5_000,
+      foldRepeats: this.foldIntoStored,
       onBatch: async (result, refs) => {
         this.counts.inserted += result.inserted;
         this.counts.updated += result.updated;
         this.counts.repriced += result.repriced;
-        await seen?.add(refs);
+        for (const [ref, kept] of result.folded) {
+          this.counts.repeats_folded++;
+          this.log.repeats.add({ line: refs.get(ref) ?? 0, source_ref: ref, repeats_source_ref: kept, repeats_stored: true });
+        }
+        // A repeat keeps the listing it repeats on the market (not withdrawn by `full`).
+        await seen?.add([...refs.keys(), ...result.folded.map(([, kept]) => kept)]);
       },
     });
   }
 
-  /** One feed row: written when valid, logged with its reason when not. */
+  /** One feed row: written when valid, folded when it repeats an earlier one, logged with its reason when not. */
   private async take(row: FeedRow, writer: PartitionedWriter | null, seen: SeenReferences | null): Promise<void> {
     this.counts.rows++;
     const checked =
       'error' in row ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef } : validateRow(row.value, this.resolver);
     if (checked.ok) {
       this.counts.accepted++;
-      await writer?.add(checked.record);
+      const { record } = checked;
+      const fingerprint = fingerprintOf(record);
+      // Only an active advert repeats another: a withdrawn row never hides an active one.
+      const kept = record.status === 'active' ? this.adverts.repeated(fingerprint, record.source_ref) : undefined;
+      if (kept === undefined) {
+        await writer?.add(record, row.line, fingerprint);
+        return;
+      }
+      this.counts.repeats_folded++;
+      this.log.repeats.add({ line: row.line, source_ref: record.source_ref, repeats_source_ref: kept });
       return;
     }
     this.counts.rejected++;
-    this.log.add({ line: row.line, ...(checked.sourceRef ? { source_ref: checked.sourceRef } : {}), reason: checked.reason });
+    this.log.rejected.add({ line: row.line, ...(checked.sourceRef ? { source_ref: checked.sourceRef } : {}), reason: checked.reason });
     // A listing whose row is malformed today is not a listing gone from the feed.
     if (checked.sourceRef) await seen?.add([checked.sourceRef]);
   }
@@ -239,4 +268,14 @@ class FeedImport {
       ...(this.fullSkippedReason ? { full_skipped_reason: this.fullSkippedReason } : {}),
     };
   }
+}
+
+const FINGERPRINT_INDEX = 'listings_source_fingerprint_idx';
+
+async function hasActiveListings(pool: pg.Pool, source: string): Promise<boolean> {
+  const { rows } = await pool.query<{ any: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM listings WHERE source = $1 AND status = 'active') AS any",
+    [source],
+  );
+  return rows[0].any;
 }
