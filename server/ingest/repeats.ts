@@ -118,9 +118,9 @@ export function fingerprintHex(fingerprint: string): string {
 
 /**
  * The active adverts met so far in one file, by fingerprint, with the reference of the row
- * that brought each. Bounded by the file's distinct adverts: about 100 MB per million (a
- * 16-character key and the reference per entry), the only part of an import's memory that
- * grows with the file.
+ * that brought each. Bounded by the file's distinct adverts: about 140 MB per million (a
+ * 16-character key and the reference per entry; bench/README.md), the only part of an
+ * import's memory that grows with the file.
  */
 export class AdvertsSeen {
   private readonly firstRef = new Map<string, string>();
