@@ -28,7 +28,7 @@ const BATCH_ROWS = 5_000;
 /** Batches in flight on the pool; more does not help on a small server, fewer idles it. */
 const CONCURRENCY = 2;
 
-const insert = insertListingsFrom('$26');
+const insert = insertListingsFrom('$27');
 const SEED_SQL = `
 WITH inserted AS (
   INSERT INTO listings ${insert.columns}
@@ -38,7 +38,7 @@ WITH inserted AS (
 ), history AS (
   INSERT INTO price_history (listing_id, price, changed_at)
   SELECT h.listing_id, h.price, h.changed_at
-  FROM unnest($27::text[], $28::bigint[], $29::timestamptz[]) AS h(listing_id, price, changed_at)
+  FROM unnest($28::text[], $29::bigint[], $30::timestamptz[]) AS h(listing_id, price, changed_at)
   JOIN inserted ON inserted.id = h.listing_id
   RETURNING 1
 )

@@ -44,6 +44,8 @@ export async function withSecondaryIndexesRebuilt<T>(
   work: (client: pg.PoolClient) => Promise<T>,
   /** Receives the seconds spent rebuilding the indexes. */
   onRebuilt?: (seconds: number) => void,
+  /** Indexes kept up to date during the load (the load reads through them). */
+  keep: readonly string[] = [],
 ): Promise<T> {
   const client = await pool.connect();
   try {
@@ -51,7 +53,8 @@ export async function withSecondaryIndexesRebuilt<T>(
     await client.query("SET LOCAL maintenance_work_mem = '256MB'");
     // Taken first and explicitly, so that no reader slips in between the drops.
     await client.query('LOCK TABLE listings IN ACCESS EXCLUSIVE MODE');
-    const { rows: indexes } = await client.query<{ name: string; definition: string }>(SECONDARY_INDEXES);
+    const { rows: all } = await client.query<{ name: string; definition: string }>(SECONDARY_INDEXES);
+    const indexes = all.filter((index) => !keep.includes(index.name));
     for (const index of indexes) await client.query(`DROP INDEX ${quoteIdent(index.name)}`);
     const result = await work(client);
     const rebuildStart = performance.now();

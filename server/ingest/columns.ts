@@ -8,6 +8,7 @@ import { listingId } from '../platform/ids.js';
 import { matchKey } from '../platform/text.js';
 import { ArrayLiteral } from './pg-array.js';
 import type { StoredRecord } from './record.js';
+import { advertFingerprint, fingerprintHex } from './repeats.js';
 
 const INT4_MAX = 2_147_483_647;
 
@@ -29,17 +30,43 @@ export function cachedMatchKey(value: string): string {
   return key;
 }
 
-/** The listing columns of `unnest()`, in the order of `ListingBatch.params()` ($1..$25). */
+/** The quarter key a row is filed under: the gazetteer's, else its own name's. */
+function neighborhoodKeyOf(r: StoredRecord): string | null {
+  const hood = r.neighborhood ?? null;
+  return r.neighborhood_key !== undefined ? r.neighborhood_key : hood === null ? null : cachedMatchKey(hood);
+}
+
+/** The row's content fingerprint (repeats.ts), from the columns as they are stored. */
+export function fingerprintOf(r: StoredRecord): string {
+  return advertFingerprint({
+    cityKey: cachedMatchKey(r.city),
+    neighborhoodKey: neighborhoodKeyOf(r),
+    neighborhood: r.neighborhood ?? null,
+    rawNeighborhood: r.raw_neighborhood ?? null,
+    type: r.type,
+    purpose: r.purpose,
+    price: r.price,
+    surface: r.surface ?? null,
+    bedrooms: r.bedrooms ?? null,
+    bathrooms: r.bathrooms ?? null,
+    title: r.title,
+    lat: r.lat ?? null,
+    lng: r.lng ?? null,
+    contactPhone: r.contact_phone ?? null,
+  });
+}
+
+/** The listing columns of `unnest()`, in the order of `ListingBatch.params()` ($1..$26). */
 const UNNEST_ARRAYS = `
   $1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[],
   $9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[],
   $16::timestamptz[], $17::timestamptz[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
-  $23::text[], $24::float8[], $25::float8[]`;
+  $23::text[], $24::float8[], $25::float8[], $26::text[]`;
 const UNNEST_NAMES = `id, title, price, city, city_key, neighborhood, neighborhood_key, surface, bedrooms, bathrooms, type,
        purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name, contact_phone,
-       contact_email, street_address, source_ref, raw_neighborhood, lat, lng`;
+       contact_email, street_address, source_ref, raw_neighborhood, lat, lng, fingerprint`;
 
-/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$25). */
+/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$26). */
 export const UNNEST_LISTINGS = `unnest(${UNNEST_ARRAYS}
 ) AS t(${UNNEST_NAMES})`;
 
@@ -71,13 +98,13 @@ export function insertListingsFrom(sourceParam: string, terms = false): { column
   return {
     columns: `(id, title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms,
       bathrooms, type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name,
-      contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood, lat, lng,
+      contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood, lat, lng, fingerprint,
       ${TERM_COLUMNS.join(', ')})`,
     select: `t.id, t.title, t.price, 'XAF', t.city, t.city_key, t.neighborhood, t.neighborhood_key, t.surface,
       t.bedrooms, t.bathrooms, t.type::"PropertyType", t.purpose::"Purpose", t.price_per_m2,
       t.status::"ListingStatus", t.listed_at, t.updated_at, t.removed_at, t.contact_name, t.contact_phone,
       t.contact_email, t.street_address, ${sourceParam}, t.source_ref, t.raw_neighborhood, t.lat, t.lng,
-      ${termValues}`,
+      decode(t.fingerprint, 'hex'), ${termValues}`,
   };
 }
 
@@ -109,6 +136,7 @@ export class ListingBatch {
     raw_neighborhood: new ArrayLiteral(),
     lat: new ArrayLiteral(),
     lng: new ArrayLiteral(),
+    fingerprint: new ArrayLiteral(),
   };
   /** The advert's terms, apart: the generator's seed writes rows without them. */
   private readonly t = {
@@ -130,8 +158,9 @@ export class ListingBatch {
    * overrides the row's own timestamp (the importer stamps its run time); the
    * generator's rows keep theirs. A row without `listed_at` is listed from `updatedAt`,
    * the import that first saw it (upsert.ts keeps that date on later imports).
+   * `fingerprint` is the row's, when the caller worked it out already.
    */
-  push(r: StoredRecord, updatedAt?: string): void {
+  push(r: StoredRecord, updatedAt?: string, fingerprint = fingerprintOf(r)): void {
     const c = this.c;
     const id = listingId(this.source, r.source_ref);
     c.id.text(id);
@@ -143,7 +172,7 @@ export class ListingBatch {
     // a name it could not resolve in a gazetteer city is kept aside (raw_neighborhood).
     const hood = r.neighborhood ?? null;
     c.neighborhood.text(hood);
-    c.neighborhood_key.text(r.neighborhood_key !== undefined ? r.neighborhood_key : hood === null ? null : cachedMatchKey(hood));
+    c.neighborhood_key.text(neighborhoodKeyOf(r));
     c.surface.number(r.surface ?? null);
     c.bedrooms.number(r.bedrooms ?? null);
     c.bathrooms.number(r.bathrooms ?? null);
@@ -163,6 +192,7 @@ export class ListingBatch {
     c.raw_neighborhood.text(r.raw_neighborhood ?? null);
     c.lat.number(r.lat ?? null);
     c.lng.number(r.lng ?? null);
+    c.fingerprint.text(fingerprintHex(fingerprint));
     const t = this.t;
     t.furnished.text(r.furnished == null ? null : String(r.furnished));
     t.advance_months.number(r.advance_months ?? null);
@@ -177,7 +207,7 @@ export class ListingBatch {
     }
   }
 
-  /** $1..$25 in the order of UNNEST_LISTINGS. */
+  /** $1..$26 in the order of UNNEST_LISTINGS. */
   params(): string[] {
     return Object.values(this.c).map((a) => a.toString());
   }

@@ -2,8 +2,9 @@
  * `admin import`: a feed file (NDJSON or CSV) into `listings`, streamed with bounded
  * memory. Each row is validated; bad rows go to the report with their line and reason
  * and never stop the good ones, which are upserted by (source, source_ref) in batches.
- * With `full`, listings of the source missing from the file are withdrawn. A real import
- * ends by rebuilding the market figures.
+ * An advert repeated under another reference is stored once (repeats.ts). With `full`,
+ * listings of the source missing from the file are withdrawn. A real import ends by
+ * rebuilding the market figures.
  */
 import { statSync } from 'node:fs';
 import type pg from 'pg';
@@ -13,9 +14,11 @@ import type { ColumnMap } from './column-map.js';
 import type { FeedEncoding } from './encoding.js';
 import { type FeedFormat, type FeedRow, readFeed, type ReadProgress } from './feed-reader.js';
 import { checkPartnerRow } from './partner-row.js';
+import { fingerprintOf } from './columns.js';
 import { PartitionedWriter } from './partitioned-writer.js';
 import { SeenReferences } from './removals.js';
-import { type ImportCounts, type ImportReportHead, type Rejection, RejectionLog } from './report.js';
+import { AdvertsSeen } from './repeats.js';
+import { type ImportCounts, ImportLog, type ImportReportHead, type Rejection, type Repeat } from './report.js';
 import type { Queryable } from './upsert.js';
 import { operatorAliases, QuarterResolver } from './quarters.js';
 
@@ -57,6 +60,8 @@ export interface ImportResult extends ImportReportHead {
   rejected_sample: Rejection[];
   /** The first skipped rows (price on request), likewise. */
   skipped_sample: Rejection[];
+  /** The first repeats folded, likewise. */
+  repeats_sample: Repeat[];
 }
 
 export function reportPathFor(file: string): string {
@@ -80,8 +85,8 @@ class FeedImport {
   private readonly now: Date;
   private readonly dryRun: boolean;
   private readonly totalBytes: number;
-  private readonly log: RejectionLog;
-  private readonly skippedLog: RejectionLog;
+  private readonly log: ImportLog;
+  private readonly adverts = new AdvertsSeen();
   private readonly counts: ImportCounts = {
     rows: 0,
     accepted: 0,
@@ -90,6 +95,7 @@ class FeedImport {
     inserted: 0,
     updated: 0,
     unchanged: 0,
+    repeats_folded: 0,
     repriced: 0,
     removed: 0,
   };
@@ -97,6 +103,8 @@ class FeedImport {
   private lastProgress = 0;
   private fullSkippedReason: string | undefined;
   private bulk = false;
+  /** Whether the source had active listings when the import began (repeats to fold into). */
+  private foldIntoStored = false;
   private resolver = new QuarterResolver();
   private indexSeconds: number | undefined;
 
@@ -107,8 +115,7 @@ class FeedImport {
     this.now = opts.now ?? this.started;
     this.dryRun = opts.dryRun ?? false;
     this.totalBytes = statSync(opts.file).size;
-    this.log = new RejectionLog(reportPathFor(opts.file));
-    this.skippedLog = new RejectionLog(reportPathFor(opts.file), '.skipped.partial');
+    this.log = new ImportLog(reportPathFor(opts.file));
   }
 
   async run(): Promise<ImportResult> {
@@ -118,15 +125,22 @@ class FeedImport {
       await this.loadAll();
     } catch (err) {
       this.log.discard();
-      this.skippedLog.discard();
       throw err;
     }
-    this.counts.unchanged = this.dryRun ? 0 : this.counts.accepted - this.counts.inserted - this.counts.updated;
+    const { accepted, inserted, updated, repeats_folded } = this.counts;
+    this.counts.unchanged = this.dryRun ? 0 : accepted - inserted - updated - repeats_folded;
     const refreshStart = performance.now();
     if (!this.dryRun) await refreshMarketFigures(this.pool!);
     const head = this.reportHead((performance.now() - refreshStart) / 1000);
-    await this.log.writeReport(head, this.skippedLog);
-    return { ...head, report_path: this.log.reportPath, rejected_sample: this.log.sample, skipped_sample: this.skippedLog.sample };
+    await this.log.writeReport(head);
+    const { reportPath, rejected, repeats, skipped } = this.log;
+    return {
+      ...head,
+      report_path: reportPath,
+      rejected_sample: rejected.sample,
+      repeats_sample: repeats.sample,
+      skipped_sample: skipped.sample,
+    };
   }
 
   /** The whole file, by the path its size calls for: nowhere (dry run), bulk or incremental. */
@@ -134,6 +148,7 @@ class FeedImport {
     if (this.dryRun) return this.load(null, 0, null);
     const pool = this.pool!;
     const { bulk, concurrency } = this.opts;
+    this.foldIntoStored = await hasActiveListings(pool, this.opts.source);
     this.bulk =
       bulk === 'always' || (bulk !== 'never' && shouldBulkLoad(Math.floor(this.totalBytes / BYTES_PER_ROW), await estimatedListings(pool)));
     if (this.bulk) {
@@ -141,6 +156,8 @@ class FeedImport {
         pool,
         (client) => this.withSeen(client, (seen) => this.load(client, 1, seen)),
         (s) => (this.indexSeconds = s),
+        // The lookup of the listing a new reference repeats needs its index during the load.
+        this.foldIntoStored ? [FINGERPRINT_INDEX] : [],
       );
     } else {
       await this.withSeen(undefined, (seen) => this.load(pool, concurrency ?? 2, seen));
@@ -181,16 +198,22 @@ class FeedImport {
       now: this.now,
       partitions,
       batchRows: this.opts.batchRows ?? 5_000,
+      foldRepeats: this.foldIntoStored,
       onBatch: async (result, refs) => {
         this.counts.inserted += result.inserted;
         this.counts.updated += result.updated;
         this.counts.repriced += result.repriced;
-        await seen?.add(refs);
+        for (const [ref, kept] of result.folded) {
+          this.counts.repeats_folded++;
+          this.log.repeats.add({ line: refs.get(ref) ?? 0, source_ref: ref, repeats_source_ref: kept, repeats_stored: true });
+        }
+        // A repeat keeps the listing it repeats on the market (not withdrawn by `full`).
+        await seen?.add([...refs.keys(), ...result.folded.map(([, kept]) => kept)]);
       },
     });
   }
 
-  /** One feed row: written when valid, logged with its reason when not (or skipped: price on request). */
+  /** One feed row: written when valid, folded when it repeats an earlier one, logged with its reason when not (or skipped: price on request). */
   private async take(row: FeedRow, writer: PartitionedWriter | null, seen: SeenReferences | null): Promise<void> {
     this.counts.rows++;
     const checked =
@@ -199,16 +222,25 @@ class FeedImport {
         : checkPartnerRow(row.value, this.resolver, this.opts.columns, this.opts.format === 'ndjson');
     if (checked.ok) {
       this.counts.accepted++;
-      await writer?.add(checked.record);
+      const { record } = checked;
+      const fingerprint = fingerprintOf(record);
+      // Only an active advert repeats another: a withdrawn row never hides an active one.
+      const kept = record.status === 'active' ? this.adverts.repeated(fingerprint, record.source_ref) : undefined;
+      if (kept === undefined) {
+        await writer?.add(record, row.line, fingerprint);
+        return;
+      }
+      this.counts.repeats_folded++;
+      this.log.repeats.add({ line: row.line, source_ref: record.source_ref, repeats_source_ref: kept });
       return;
     }
     const ref = checked.sourceRef ? { source_ref: checked.sourceRef } : {};
     if ('skipped' in checked) {
       this.counts.skipped++;
-      this.skippedLog.add({ line: row.line, ...ref, reason: checked.skipped });
+      this.log.skipped.add({ line: row.line, ...ref, reason: checked.skipped });
     } else {
       this.counts.rejected++;
-      this.log.add({ line: row.line, ...ref, reason: checked.reason });
+      this.log.rejected.add({ line: row.line, ...ref, reason: checked.reason });
     }
     // A listing whose row is malformed (or unpriced) today is not a listing gone from the feed.
     if (checked.sourceRef) await seen?.add([checked.sourceRef]);
@@ -263,4 +295,14 @@ class FeedImport {
       ...(this.fullSkippedReason ? { full_skipped_reason: this.fullSkippedReason } : {}),
     };
   }
+}
+
+const FINGERPRINT_INDEX = 'listings_source_fingerprint_idx';
+
+async function hasActiveListings(pool: pg.Pool, source: string): Promise<boolean> {
+  const { rows } = await pool.query<{ any: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM listings WHERE source = $1 AND status = 'active') AS any",
+    [source],
+  );
+  return rows[0].any;
 }

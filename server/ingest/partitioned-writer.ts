@@ -12,7 +12,8 @@ import { type BatchResult, type Queryable, upsertBatch } from './upsert.js';
 
 interface Partition {
   batch: ListingBatch;
-  refs: Set<string>;
+  /** The batch's references, with the line of the row that brought each. */
+  refs: Map<string, number>;
   /** The partition's batch being written, if any; never rejects (failures are kept aside). */
   writing: Promise<void>;
 }
@@ -24,8 +25,10 @@ export interface WriterOptions {
   now: Date;
   partitions: number;
   batchRows: number;
-  /** Called after each batch is written, with the references it held. */
-  onBatch?: (result: BatchResult, refs: string[]) => Promise<void> | void;
+  /** Whether a new reference repeating an active listing of the source is folded (upsert.ts). */
+  foldRepeats?: boolean;
+  /** Called after each batch is written, with the references it held and their lines. */
+  onBatch?: (result: BatchResult, refs: ReadonlyMap<string, number>) => Promise<void> | void;
 }
 
 function hash(s: string): number {
@@ -43,19 +46,19 @@ export class PartitionedWriter {
     this.nowIso = opts.now.toISOString();
     this.parts = Array.from({ length: Math.max(1, opts.partitions) }, () => ({
       batch: new ListingBatch(opts.source),
-      refs: new Set<string>(),
+      refs: new Map<string, number>(),
       writing: Promise.resolve(),
     }));
   }
 
   /** Returns a promise only when a batch had to be sent (await it: that is the backpressure). */
-  add(record: StoredRecord): Promise<void> | undefined {
+  add(record: StoredRecord, line = 0, fingerprint?: string): Promise<void> | undefined {
     const part = this.parts[hash(record.source_ref) % this.parts.length];
-    // One statement cannot upsert the same row twice: a repeat starts a new batch.
-    if (part.refs.has(record.source_ref)) return this.flush(part).then(() => this.add(record));
+    // One statement cannot upsert the same row twice: a repeated reference starts a new batch.
+    if (part.refs.has(record.source_ref)) return this.flush(part).then(() => this.add(record, line, fingerprint));
     // The importer stamps its own time: updated_at is when Mboa's copy changed.
-    part.batch.push(record, this.nowIso);
-    part.refs.add(record.source_ref);
+    part.batch.push(record, this.nowIso, fingerprint);
+    part.refs.set(record.source_ref, line);
     return part.batch.size >= this.opts.batchRows ? this.flush(part) : undefined;
   }
 
@@ -75,16 +78,16 @@ export class PartitionedWriter {
     if (part.batch.size === 0) return;
     const { batch, refs } = part;
     part.batch = new ListingBatch(this.opts.source);
-    part.refs = new Set();
+    part.refs = new Map();
     await part.writing;
     this.throwIfFailed();
-    part.writing = this.write(batch, [...refs]).catch((error) => {
+    part.writing = this.write(batch, refs).catch((error) => {
       this.failure ??= { error };
     });
   }
 
-  private async write(batch: ListingBatch, refs: string[]): Promise<void> {
-    const result = await upsertBatch(this.opts.db, this.opts.source, batch, this.opts.now);
+  private async write(batch: ListingBatch, refs: Map<string, number>): Promise<void> {
+    const result = await upsertBatch(this.opts.db, this.opts.source, batch, this.opts.now, this.opts.foldRepeats ?? false);
     await this.opts.onBatch?.(result, refs);
   }
 

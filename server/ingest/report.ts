@@ -1,8 +1,8 @@
 /**
  * The import report, `FILE.report.json` next to the input: counts, then every rejected
- * row with its line number and reason, then every skipped row (a price on request). Rejections are spilled to a side file as they come
- * and copied into the report at the end, so a feed of a million bad rows is reported in
- * full without holding them in memory.
+ * row with its line number and reason, then every repeat folded (repeats.ts), then every
+ * skipped row (a price on request). The lists are spilled to side files as they come and copied into the report at the end, so a feed
+ * of a million bad rows is reported in full without holding them in memory.
  */
 import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -16,18 +16,34 @@ export interface Rejection {
   reason: string;
 }
 
+/** A row that repeats an advert already taken: not stored, and not a rejection. */
+export interface Repeat {
+  line: number;
+  source_ref: string;
+  /** The reference of the earlier row of the file, or of the stored listing, it repeats. */
+  repeats_source_ref: string;
+  /** True when it repeats a listing stored by an earlier import. */
+  repeats_stored?: true;
+}
+
 export interface ImportCounts {
   /** Rows read from the file (blank lines aside). */
   rows: number;
+  /** Valid rows: inserted + updated + unchanged + repeats_folded. */
   accepted: number;
   rejected: number;
-  /** Rows that are no listing to store and no error either: a price given on request. */
-  skipped: number;
   inserted: number;
   /** Existing listings with a changed field. */
   updated: number;
   /** Accepted rows identical to the stored listing. */
   unchanged: number;
+  /**
+   * Accepted rows folded as repeats: the same advert as an earlier row of the file or an
+   * active listing of the source, under another reference (README, "Loading listings").
+   */
+  repeats_folded: number;
+  /** Rows that are no listing to store and no error either: a price given on request. */
+  skipped: number;
   /** Listings whose price changed (one new price_history row each). */
   repriced: number;
   /** With --full: listings of the source absent from the file, now withdrawn. */
@@ -37,11 +53,11 @@ export interface ImportCounts {
 export interface ImportReportHead {
   file: string;
   format: string;
-  /** The text encoding the file was read in (given, or detected: encoding.ts). */
-  encoding: string;
   source: string;
   dry_run: boolean;
   full: boolean;
+  /** The text encoding the file was read in (given, or detected: encoding.ts). */
+  encoding: string;
   /** `bulk`: secondary indexes rebuilt after the load (see bulk-load.ts). */
   mode: 'incremental' | 'bulk' | 'dry_run';
   started_at: string;
@@ -61,67 +77,41 @@ export interface ImportReportHead {
   full_skipped_reason?: string;
 }
 
-/** How many rejections are also kept in memory, for the command's summary on screen. */
+/** How many entries of each list are also kept in memory, for the command's summary on screen. */
 const SAMPLE = 20;
 const FLUSH_EVERY = 1_000;
 
-export class RejectionLog {
-  readonly sample: Rejection[] = [];
+/** One list of the report, spilled to `path` as it grows. */
+class SpillList<T> {
+  readonly sample: T[] = [];
   count = 0;
-  private readonly spillPath: string;
   private fd: number | null = null;
   private buffer: string[] = [];
 
-  constructor(
-    readonly reportPath: string,
-    spillSuffix = '.partial',
-  ) {
-    this.spillPath = `${reportPath}${spillSuffix}`;
-  }
+  constructor(private readonly path: string) {}
 
-  add(rejection: Rejection): void {
+  add(entry: T): void {
     this.count++;
-    if (this.sample.length < SAMPLE) this.sample.push(rejection);
-    this.buffer.push(JSON.stringify(rejection));
+    if (this.sample.length < SAMPLE) this.sample.push(entry);
+    this.buffer.push(JSON.stringify(entry));
     if (this.buffer.length >= FLUSH_EVERY) this.flush();
   }
 
   private flush(): void {
     if (this.buffer.length === 0) return;
-    this.fd ??= openSync(this.spillPath, 'w');
+    this.fd ??= openSync(this.path, 'w');
     writeSync(this.fd, `${this.buffer.join('\n')}\n`);
     this.buffer = [];
   }
 
-  /**
-   * Writes the report: `head`, then `"rejected": [...]` from the spill file, then
-   * `"skipped": [...]` from `skipped`'s (a log of its own).
-   */
-  async writeReport(head: ImportReportHead, skipped?: RejectionLog): Promise<void> {
-    const out = createWriteStream(this.reportPath);
-    const write = async (text: string) => {
-      if (!out.write(text)) await once(out, 'drain');
-    };
-    const headJson = JSON.stringify(head, null, 2);
-    await write(`${headJson.slice(0, -2)},\n  "rejected": [`);
-    await this.copyEntries(write);
-    if (skipped) {
-      await write(',\n  "skipped": [');
-      await skipped.copyEntries(write);
-    }
-    await write('\n}\n');
-    out.end();
-    await once(out, 'finish');
-  }
-
-  /** The entries as the items of a JSON array, then `]`; the spill file is removed. */
-  private async copyEntries(write: (text: string) => Promise<void>): Promise<void> {
+  /** Writes `"name": [...]` from the spill file, then removes it. */
+  async copyInto(name: string, write: (text: string) => Promise<void>): Promise<void> {
     this.flush();
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+    this.discard();
+    await write(`"${name}": [`);
     let first = true;
     if (this.count > 0) {
-      const lines = createInterface({ input: createReadStream(this.spillPath), crlfDelay: Infinity });
+      const lines = createInterface({ input: createReadStream(this.path), crlfDelay: Infinity });
       for await (const line of lines) {
         if (!line) continue;
         await write(`${first ? '' : ','}\n    ${line}`);
@@ -129,13 +119,54 @@ export class RejectionLog {
       }
     }
     await write(first ? ']' : '\n  ]');
-    rmSync(this.spillPath, { force: true });
+    rmSync(this.path, { force: true });
   }
 
-  /** Removes the spill file when the import fails before writing its report. */
   discard(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
-    rmSync(this.spillPath, { force: true });
+  }
+
+  remove(): void {
+    this.discard();
+    rmSync(this.path, { force: true });
+  }
+}
+
+/** The rejections, repeats and skipped rows of one import, and the report they end in. */
+export class ImportLog {
+  readonly rejected: SpillList<Rejection>;
+  readonly repeats: SpillList<Repeat>;
+  readonly skipped: SpillList<Rejection>;
+
+  constructor(readonly reportPath: string) {
+    this.rejected = new SpillList(`${reportPath}.partial`);
+    this.repeats = new SpillList(`${reportPath}.repeats.partial`);
+    this.skipped = new SpillList(`${reportPath}.skipped.partial`);
+  }
+
+  /** Writes the report: `head`, then `"rejected"`, `"repeats"` and `"skipped"` from the spill files. */
+  async writeReport(head: ImportReportHead): Promise<void> {
+    const out = createWriteStream(this.reportPath);
+    const write = async (text: string) => {
+      if (!out.write(text)) await once(out, 'drain');
+    };
+    const headJson = JSON.stringify(head, null, 2);
+    await write(`${headJson.slice(0, -2)},\n  `);
+    await this.rejected.copyInto('rejected', write);
+    await write(',\n  ');
+    await this.repeats.copyInto('repeats', write);
+    await write(',\n  ');
+    await this.skipped.copyInto('skipped', write);
+    await write('\n}\n');
+    out.end();
+    await once(out, 'finish');
+  }
+
+  /** Removes the spill files when the import fails before writing its report. */
+  discard(): void {
+    this.rejected.remove();
+    this.repeats.remove();
+    this.skipped.remove();
   }
 }

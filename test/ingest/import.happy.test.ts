@@ -54,6 +54,7 @@ describe('import of a feed with good and bad rows', () => {
       inserted: 8,
       updated: 0,
       unchanged: 0,
+      repeats_folded: 0,
       repriced: 0,
       removed: 0,
     });

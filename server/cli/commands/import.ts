@@ -54,7 +54,7 @@ export const command: Command = {
       },
     });
     ctx.progress('');
-    const { rejected_sample, skipped_sample, ...summary } = result;
+    const { rejected_sample, skipped_sample, repeats_sample, ...summary } = result;
     ctx.print(summary, human(result));
     return result.counts.rejected > 0 ? 1 : 0;
   },
@@ -73,6 +73,8 @@ function human(r: ImportResult): string {
         `${thousands(c.repriced)} price changes${r.full ? `, ${thousands(c.removed)} withdrawn (absent from the file)` : ''}`,
     );
   }
+  if (c.repeats_folded > 0)
+    lines.push(`  ${thousands(c.repeats_folded)} repeats folded (the same advert under another reference, stored once)`);
   if (r.mode === 'bulk') lines.push('  bulk load: search indexes rebuilt after loading (listings were locked meanwhile)');
   if (r.full_skipped_reason) lines.push(`  --full not applied: ${r.full_skipped_reason}`);
   lines.push(`  ${r.seconds} s, ${thousands(r.rows_per_second)} rows/s`);
@@ -82,6 +84,15 @@ function human(r: ImportResult): string {
       `Rejected rows${c.rejected > r.rejected_sample.length ? ` (first ${r.rejected_sample.length} of ${thousands(c.rejected)}, all in the report)` : ''}:`,
     );
     for (const x of r.rejected_sample) lines.push(`  line ${x.line}${x.source_ref ? ` (${x.source_ref})` : ''}: ${x.reason}`);
+  }
+  if (r.repeats_sample.length > 0) {
+    const n = r.repeats_sample.length;
+    lines.push(`Repeats${c.repeats_folded > n ? ` (first ${n} of ${thousands(c.repeats_folded)}, all in the report)` : ''}:`);
+    for (const x of r.repeats_sample) {
+      lines.push(
+        `  line ${x.line} (${x.source_ref}) repeats ${x.repeats_stored ? 'the stored listing' : 'the row'} ${x.repeats_source_ref}`,
+      );
+    }
   }
   if (r.skipped_sample.length > 0) {
     lines.push(`Skipped rows${c.skipped > r.skipped_sample.length ? ` (first ${r.skipped_sample.length}, all in the report)` : ''}:`);
