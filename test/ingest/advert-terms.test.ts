@@ -35,9 +35,11 @@ async function termsOf(source: string): Promise<Map<string, Terms>> {
   return new Map(rows.map((r) => [r.source_ref, r]));
 }
 
+/** Each row its own advert (a price of its own): rows alike in all but their terms would be folded as repeats. */
+let adverts = 0;
 const base = (ref: string, purpose: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   source_ref: ref,
-  price: purpose === 'sale' ? 45_000_000 : 150_000,
+  price: (purpose === 'sale' ? 45_000_000 : 150_000) + 5_000 * ++adverts,
   city: 'Yaoundé',
   neighborhood: 'Bastos',
   type: purpose === 'sale' ? 'land' : 'apartment',
@@ -162,7 +164,7 @@ describe('advert terms in a CSV feed', () => {
     const src = testSource();
     try {
       const yesNo = ['oui', 'NON', 'yes', 'No', '1', '0', 'true', 'False', ' Oui ', ''];
-      const lines = yesNo.map((cell, i) => `${src}-${i},apartment,rent,Douala,Akwa,200000,${cell},${i},${i % 3},`);
+      const lines = yesNo.map((cell, i) => `${src}-${i},apartment,rent,Douala,Akwa,${200_000 + 5_000 * i},${cell},${i},${i % 3},`);
       lines.push(`${src}-bad,apartment,rent,Douala,Akwa,200000,peut-être,,,`);
       lines.push(`${src}-sale,land,sale,Douala,Akwa,30000000,,,,in_progress`);
       lines.push(`${src}-sale-advance,land,sale,Douala,Akwa,30000000,,6,,`);
