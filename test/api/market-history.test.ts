@@ -235,7 +235,7 @@ describe('GET /api/v1/market/history', () => {
     expect(lines).toHaveLength(18);
     const rows = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [columns[i], v])));
     for (const [i, p] of (json.body.data as Record<string, any>[]).entries()) {
-      const flat = {
+      const flat: Record<string, unknown> = {
         ...p,
         removed_sold: p.removed_listings.sold,
         removed_rented: p.removed_listings.rented,
