@@ -87,7 +87,7 @@ const bare = createServer((req, res) => {
     months: Number(p.get('months') ?? 24),
     currency: 'XAF',
   } as THistoryQueryParsed;
-  marketHistory(data, query, effectiveFilters(query)).then(
+  marketHistory(data, query, effectiveFilters({ city: query.city, neighborhood: query.neighborhood })).then(
     (points) => {
       const json = JSON.stringify({ data: points, meta: { total: points.length, returned: points.length } });
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
