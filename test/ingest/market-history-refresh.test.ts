@@ -59,17 +59,24 @@ describe('incremental market history', () => {
 
     // The next day's feed: repricings (their first price is written dated from listed_at),
     // one listing published five months ago, one withdrawn three months ago.
-    const active = listings.filter((l) => l.status === 'active');
+    // Active listings published over six months ago: withdrawn three months ago, or copied as published five months ago.
+    const active = listings.filter((l) => l.status === 'active' && Date.parse(l.listed_at) < monthsAgo(6).getTime());
     const changed = listings.map((l) => {
       if (l === active[0] || l === active[1] || l === active[2]) return { ...l, price: l.price + 10_000 };
       if (l === active[3]) return { ...l, status: 'withdrawn' as const, removed_at: monthsAgo(3).toISOString() };
       return l;
     });
-    changed.push({ ...active[4], source_ref: `${src}-late`, listed_at: monthsAgo(5).toISOString(), price: active[4].price + 1 });
+    changed.push({
+      ...active[4],
+      source_ref: `${src}-late`,
+      listed_at: monthsAgo(5).toISOString(),
+      updated_at: monthsAgo(5).toISOString(),
+      price: active[4].price + 1,
+    });
     const next = work.dir + '/feed2.ndjson';
     await writeFeed(next, 'ndjson', changed);
     const result = await importFile(db.pool, { file: next, format: 'ndjson', source: src });
-    expect(result.counts).toMatchObject({ inserted: 1, repriced: 3 });
+    expect(result.counts, JSON.stringify(result.rejected_sample)).toMatchObject({ inserted: 1, repriced: 3, rejected: 0 });
 
     const incremental = await snapshot();
     const firstTouched = monthOf(monthsAgo(5)).slice(0, 7);
