@@ -92,7 +92,8 @@ describe('incremental market history', () => {
     const full = await snapshot();
     expect(withoutId(incremental)).toEqual(withoutId(full));
     expect(withoutId(full)).not.toEqual(withoutId(before));
-  });
+    // Two imports and two refreshes: minutes on the embedded database of a loaded machine.
+  }, 300_000);
 
   it("notes a repricing from its date, a change of bedrooms from the listing's publication", async () => {
     const { rows } = await db.pool.query<{ id: string; listed_at: Date }>(
