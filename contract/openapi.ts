@@ -7,8 +7,10 @@
 import type { AppRoute } from '@ts-rest/core';
 import type { ZodTypeAny } from 'zod';
 import { ERROR_TYPE_BASE, ZFieldError, ZProblem, ZProblemMeta } from './errors.js';
+import { ZHistoryPoint, ZHistoryResponse } from './history.js';
 import { apiDescription } from './openapi/description.js';
 import { SUCCESS_EXAMPLES } from './openapi/examples.js';
+import { HISTORY_CSV_EXAMPLE } from './openapi/history-example.js';
 import { type JsonSchema, SchemaRegistry, toJsonSchema } from './openapi/json-schema.js';
 import { errorResponseComponents, errorResponseRefs, HEADERS, successHeaders } from './openapi/responses.js';
 import { codeSamples, samplesMarkdown } from './openapi/samples.js';
@@ -33,11 +35,13 @@ const NAMED_SCHEMAS: Record<string, ZodTypeAny> = {
   CollectionMeta: S.ZCollectionMeta,
   MarketStat: S.ZMarketStat,
   MarketTrend: S.ZMarketTrend,
+  MarketHistoryPoint: ZHistoryPoint,
   Ping: S.ZPing,
   ListingsPage: S.ZListingsPage,
   ListingResponse: S.ZListingResponse,
   MarketStatsResponse: S.ZStatsResponse,
   MarketTrendsResponse: S.ZTrendsResponse,
+  MarketHistoryResponse: ZHistoryResponse,
   PingResponse: S.ZPingResponse,
   FieldError: ZFieldError,
   ProblemMeta: ZProblemMeta,
@@ -50,6 +54,7 @@ const OPERATIONS: Partial<Record<EndpointName, { id: string; tag: string }>> = {
   'listings.get': { id: 'getListing', tag: 'Listings' },
   'market.stats': { id: 'getMarketStats', tag: 'Market' },
   'market.trends': { id: 'getMarketTrends', tag: 'Market' },
+  'market.history': { id: 'getMarketHistory', tag: 'Market' },
   'exports.listings': { id: 'exportListings', tag: 'Exports' },
   ping: { id: 'ping', tag: 'Status' },
 };
@@ -158,7 +163,13 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
           200: {
             description: metadata.counted ? 'Success (one call of your monthly quota).' : 'Success (not counted).',
             headers: successHeaders(),
-            content: { [success.mediaType]: { schema: success.schema, examples: SUCCESS_EXAMPLES[metadata.endpoint] } },
+            content: {
+              [success.mediaType]: { schema: success.schema, examples: SUCCESS_EXAMPLES[metadata.endpoint] },
+              // History answers CSV too, on `Accept: text/csv`.
+              ...(metadata.endpoint === 'market.history'
+                ? { 'text/csv': { schema: { type: 'string' }, example: HISTORY_CSV_EXAMPLE } }
+                : {}),
+            },
           },
           ...errorResponseRefs([400, 401, 403, ...(path.includes('{id}') ? [404] : []), 405, 429, 500, 503]),
         },

@@ -7,7 +7,15 @@ export const PLAN_NAMES = ['starter', 'pro', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
 /** Endpoints, named as in the route metadata and the usage breakdown. */
-export const ENDPOINTS = ['ping', 'listings.search', 'listings.get', 'market.stats', 'market.trends', 'exports.listings'] as const;
+export const ENDPOINTS = [
+  'ping',
+  'listings.search',
+  'listings.get',
+  'market.stats',
+  'market.trends',
+  'market.history',
+  'exports.listings',
+] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
 
 /** Support levels, by stable id: what the dashboard translates (its text per language lives in its catalogue). */
@@ -50,7 +58,7 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
     monthlyQuota: 100_000,
     ratePerMinute: 300,
     maxKeys: 5,
-    endpoints: [...STARTER_ENDPOINTS, 'market.trends'],
+    endpoints: [...STARTER_ENDPOINTS, 'market.trends', 'market.history'],
     supportLevel: 'priority',
     support: 'priority, response under 24 h',
     usageAnalytics: true,

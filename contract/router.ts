@@ -4,6 +4,7 @@
  */
 import { initContract } from '@ts-rest/core';
 import { ZProblem } from './errors.js';
+import { HISTORY_MIN_SAMPLE, ZHistoryQuery, ZHistoryResponse } from './history.js';
 import { type EndpointName, PING_RATE_PER_MINUTE, type PlanName, plansIncluding } from './plans.js';
 import {
   EXPORT_LINES_PER_CALL,
@@ -99,6 +100,23 @@ export const contract = c.router(
         summary: 'Market trends over 30 days',
         description: `Per city, neighbourhood, type and purpose: listings published in the last 30 days and their prices, with the change against the 30 days before. Each row carries the sample size of both periods; a change is null when either period has fewer than ${TREND_MIN_SAMPLE} listings.`,
         metadata: meta('market.trends'),
+      },
+      history: {
+        method: 'GET',
+        path: '/market/history',
+        query: ZHistoryQuery,
+        responses: { 200: ZHistoryResponse },
+        summary: 'Monthly market history of a city or quarter',
+        description: [
+          "One point per calendar month (UTC), oldest first, for `months` months ending with the last complete month: active listings at the month's end, listings published and removed (by outcome) during it, quartiles and median of the prices in effect at its end (from the price history), median price per m², median days on market of the listings removed, and the median's change against the same month a year before.",
+          '',
+          `**Small samples.** A figure resting on fewer than ${HISTORY_MIN_SAMPLE} listings is null, never a median of two adverts; every figure comes with the count it rests on.`,
+          '',
+          '**CSV.** With `Accept: text/csv` the answer is CSV (`text/csv; charset=utf-8`): a header row, then one line per month, `removed_listings` flattened to `removed_sold`, `removed_rented`, `removed_withdrawn`, null figures as empty fields. Counted like the JSON answer, which stays the default.',
+          '',
+          'Read from figures precomputed after every data load. Pro and Enterprise.',
+        ].join('\n'),
+        metadata: meta('market.history'),
       },
     }),
     exports: c.router({

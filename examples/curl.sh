@@ -18,7 +18,7 @@ fi
 # --fail-with-body: print the problem+json body of an error, and fail.
 call() {
   echo "# GET $1" >&2
-  curl --silent --show-error --fail-with-body -H "X-API-Key: $MBOA_API_KEY" "$BASE$1"
+  curl --silent --show-error --fail-with-body -H "X-API-Key: $MBOA_API_KEY" "${@:2}" "$BASE$1"
   echo
 }
 
@@ -46,3 +46,6 @@ fi
 # Market statistics per city, and 30-day trends per neighbourhood (Pro and Enterprise).
 call '/api/v1/market/stats?city=Douala&purpose=sale'
 call '/api/v1/market/trends?city=Douala&type=villa&purpose=sale'
+
+# Monthly history of 2-bedroom flat rents in a quarter (Pro and Enterprise), as CSV.
+call '/api/v1/market/history?city=Douala&neighborhood=Bonamoussadi&purpose=rent&type=apartment&bedrooms=2&months=12' -H 'Accept: text/csv'

@@ -4,6 +4,7 @@
  * linter checks them against the document's).
  */
 import { type Currency, fromXaf } from '../currency.js';
+import { historyExample } from './history-example.js';
 import { ERROR_CODES, ERROR_TYPE_BASE, type ErrorCode, type TProblem } from '../errors.js';
 import type {
   TListing,
@@ -209,6 +210,12 @@ export const SUCCESS_EXAMPLES: Record<string, Record<string, NamedExample>> = {
   },
   'market.trends': {
     xaf: { summary: 'Two neighbourhoods: the second sample is too small for a change', value: trends('XAF') },
+  },
+  'market.history': {
+    rent: {
+      summary: 'Two months of 2-bedroom flat rents in a quarter (the price per m² rests on too few listings)',
+      value: historyExample(QUOTA, REQUEST_ID),
+    },
   },
   'exports.listings': {
     line: { summary: 'One line of the NDJSON body: a Listing, exactly as in a search page', value: listing(VILLA, 'XAF') },

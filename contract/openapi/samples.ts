@@ -46,6 +46,11 @@ for (const row of data) console.log(row.sample_size, row.p25_price, row.median_p
     sdk: `const { data } = await mboa.market.trends({ city: 'Yaoundé', neighborhood: 'Bastos' });
 for (const row of data) console.log(row.type, row.sample_size, row.previous_sample_size, row.avg_price_change_pct);`,
   },
+  'market.history': {
+    query: '/api/v1/market/history?city=Douala&neighborhood=Bonamoussadi&purpose=rent&type=apartment&bedrooms=2',
+    sdk: `const { data } = await mboa.market.history({ city: 'Douala', neighborhood: 'Bonamoussadi', purpose: 'rent', type: 'apartment', bedrooms: 2 });
+for (const p of data) console.log(p.month, p.sample_size, p.median_price, p.median_price_change_pct);`,
+  },
   'exports.listings': {
     query: '/api/v1/exports/listings?city=Douala&status=any',
     sdk: `// Every Douala listing, removed ones included; resumes by itself after a broken connection

@@ -48,7 +48,7 @@ export {
 export type { Exports } from './resources/exports.js';
 export { ListingExport } from './resources/exports.js';
 export type { Listings } from './resources/listings.js';
-export type { Market } from './resources/market.js';
+export type { HistoryOptions, Market } from './resources/market.js';
 export type * from './types.js';
 export type * from './export-types.js';
 export type * from './places.js';

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 
 export type Schema = 'public' | 'sample';
-export type TableName = 'listings' | 'price_history' | 'market_stats' | 'market_trends' | 'places';
+export type TableName = 'listings' | 'price_history' | 'market_stats' | 'market_trends' | 'market_history' | 'places';
 
 export interface Dataset {
   pool: pg.Pool;

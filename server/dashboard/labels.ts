@@ -19,6 +19,7 @@ export const ENDPOINT_LABELS: Record<string, string> = {
   'listings.get': 'listings/{id}',
   'market.stats': 'market/stats',
   'market.trends': 'market/trends',
+  'market.history': 'market/history',
   'exports.listings': 'exports/listings',
 };
 

@@ -14,7 +14,7 @@ import { seedListings } from './seed.js';
 
 /** Change any of these and bump `version`: deployments reload the sample at their next migrate. */
 export const SAMPLE = {
-  version: 1,
+  version: 2,
   listings: 2_000,
   seed: 20_260_101,
   /** The sample's "now": listing dates fall in the two years before it; trends end there. */
@@ -46,7 +46,7 @@ export async function ensureSampleData(databaseUrl: string): Promise<boolean> {
     const { rows } = await lock.query<{ version: number }>('SELECT max(version) AS version FROM sample.version');
     if (rows[0]?.version === SAMPLE.version) return false;
     await pool.query(
-      'TRUNCATE sample.listings, sample.price_history, sample.market_stats, sample.market_trends, sample.places, sample.version',
+      'TRUNCATE sample.listings, sample.price_history, sample.market_stats, sample.market_trends, sample.places, sample.market_history, sample.market_history_dirty, sample.version',
     );
     await seedListings(pool, { listings: SAMPLE.listings, seed: SAMPLE.seed, now: SAMPLE.asOf, source: SAMPLE.source });
     await pool.query('INSERT INTO sample.version (version) VALUES ($1)', [SAMPLE.version]);

@@ -7,21 +7,14 @@
  */
 import type pg from 'pg';
 import { TREND_MIN_SAMPLE } from '../../contract/schemas.js';
+import { refreshMarketHistory } from './market-history.js';
 import { syncGazetteer } from './quarters.js';
+import { quarterName } from './quarter-name.js';
 
 const TREND_DAYS = 30;
 const DAY_MS = 86_400_000;
 /** Serialises refreshes across server instances and CLI runs. */
 const REFRESH_LOCK = 0x6d626f61; // "mboa"
-
-/**
- * The display name of the quarter a group's rows are filed under: the gazetteer's name of
- * the top-level quarter (its sub-quarters' rows, `Akwa I`, count under Akwa), else the
- * rows' own name (places beyond the gazetteer).
- */
-const quarterName = (cityKey: string, key: string, fallback: string) =>
-  `coalesce((SELECT q.name FROM quarters q WHERE q.city_key = ${cityKey} AND q.key = ${key} AND q.parent_name IS NULL LIMIT 1),
-            ${fallback})`;
 
 /**
  * One pass over the active listings for the four groupings (city or neighbourhood, each
@@ -98,7 +91,8 @@ FROM listings l
 WHERE l.neighborhood_key IS NOT NULL
 GROUP BY l.city_key, l.neighborhood_key`;
 
-export async function refreshMarketFigures(pool: pg.Pool, now = new Date()): Promise<void> {
+/** `fullHistory`: recompute every month of the history, not only those writes touched. */
+export async function refreshMarketFigures(pool: pg.Pool, now = new Date(), opts: { fullHistory?: boolean } = {}): Promise<void> {
   // The figures name quarters from the gazetteer's table: keep it equal to the files first.
   await syncGazetteer(pool);
   // After a bulk load the planner's statistics and the visibility map are stale: searches
@@ -117,6 +111,7 @@ export async function refreshMarketFigures(pool: pg.Pool, now = new Date()): Pro
     await client.query(TRENDS_SQL, [start, end, previousStart, TREND_MIN_SAMPLE]);
     await client.query('DELETE FROM places');
     await client.query(PLACES_SQL);
+    await refreshMarketHistory(client, now, opts.fullHistory);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});

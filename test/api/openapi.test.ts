@@ -242,6 +242,7 @@ describe('the document', () => {
     expect(ops.map((o) => o.operationId).sort()).toEqual([
       'exportListings',
       'getListing',
+      'getMarketHistory',
       'getMarketStats',
       'getMarketTrends',
       'ping',
@@ -260,15 +261,22 @@ describe('the document', () => {
     expect(document['x-mboa-places'].Douala).toContain('Bonapriso');
     expect(document.info.description).toContain('| Yaoundé | Bastos, Golf');
     for (const [template, item] of Object.entries(document.paths)) {
-      const params = (item.get as { parameters: Array<{ name: string; in: string; example?: unknown; description: string }> }).parameters;
+      const params = (
+        item.get as { parameters: Array<{ name: string; in: string; required?: boolean; example?: unknown; description: string }> }
+      ).parameters;
+      // Each parameter alone, beside the route's required ones (history's city and purpose).
+      const required = params
+        .filter((q) => q.in === 'query' && q.required)
+        .map((q) => `${q.name}=${encodeURIComponent(String(q.example))}`);
       for (const p of params.filter((q) => q.in === 'query' && q.name !== 'cursor')) {
         // Shown in the form ("Try it out" fills it in), or in the description.
         const example = p.example ?? /Example: `([^`]+)`\.$/.exec(p.description)?.[1];
         expect(example, `${template} ${p.name}`).toBeDefined();
         const value = Array.isArray(example) ? example.join(',') : String(example);
         // A parameter that applies only with another (its description says so) is sent with it.
-        const companion = p.name === 'radius_m' ? 'near=4.0483,9.7043&' : '';
-        const path = `${template.replace('{id}', listingId)}?${companion}${p.name}=${encodeURIComponent(value)}`;
+        const companion = p.name === 'radius_m' ? ['near=4.0483,9.7043'] : [];
+        const query = [...required.filter((r) => !r.startsWith(`${p.name}=`)), ...companion, `${p.name}=${encodeURIComponent(value)}`];
+        const path = `${template.replace('{id}', listingId)}?${query.join('&')}`;
         const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': t.keys.enterprise } });
         expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
       }

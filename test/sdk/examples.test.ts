@@ -310,9 +310,32 @@ describe('examples', () => {
   it('curl.sh calls every endpoint', async () => {
     const run = await example('curl.sh', [], t.keys.pro);
     expect(run.code, run.stderr).toBe(0);
-    for (const path of ['/api/v1/ping', '/api/v1/listings?', '/api/v1/listings/lst_', '/api/v1/market/stats', '/api/v1/market/trends']) {
+    for (const path of [
+      '/api/v1/ping',
+      '/api/v1/listings?',
+      '/api/v1/listings/lst_',
+      '/api/v1/market/stats',
+      '/api/v1/market/trends',
+      '/api/v1/market/history',
+    ]) {
       expect(run.stderr).toContain(path);
     }
     expect(run.stdout).toMatch(/X-Quota-Remaining/i);
+    expect(run.stdout).toMatch(/^city,neighborhood,purpose,type,bedrooms,month,/m);
+  });
+
+  it('06-rent-history prints the median rent per quarter now and a year ago, and saves the CSV', async () => {
+    const csv = join(dir, 'douala-rents.csv');
+    const pro = await example('06-rent-history.ts', ['--quarters', 'Bonapriso,Akwa', '--csv', csv], t.keys.pro);
+    expect(pro.code, pro.stderr).toBe(0);
+    expect(pro.stdout).toMatch(/Median monthly rent \(XAF\) of a 2-bedroom apartment in Douala/);
+    expect(pro.stdout).toMatch(/^Bonapriso\s/m);
+    expect(pro.stdout).toMatch(/^Akwa\s/m);
+    const lines = readFileSync(csv, 'utf8').trimEnd().split('\r\n');
+    expect(lines).toHaveLength(25);
+    expect(lines[1]).toMatch(/^Douala,,rent,apartment,2,/);
+    const starter = await example('06-rent-history.ts', ['--quarters', 'Akwa'], t.keys.starter);
+    expect(starter.code).toBe(1);
+    expect(starter.stderr).toMatch(/not included in the Starter plan/);
   });
 });

@@ -84,6 +84,11 @@ export class HttpCore {
     return new APIPromise(this.request<T>(path, query, options));
   }
 
+  /** GETs `/api/v1{path}` asking for `accept` (CSV): resolves with the body as text, or rejects like `get`. */
+  getText(path: string, query: QueryParams | undefined, options: RequestOptions, accept: string): APIPromise<string> {
+    return new APIPromise(this.request<string>(path, query, options, accept));
+  }
+
   /** Checks a call's options and builds its URL and headers. */
   prepare(path: string, query: QueryParams | undefined, options: RequestOptions, accept: string): PreparedCall {
     const timeout = options.timeout ?? this.#config.timeout;
@@ -105,12 +110,17 @@ export class HttpCore {
     };
   }
 
-  private async request<T>(path: string, query: QueryParams | undefined, options: RequestOptions): Promise<WithResponse<T>> {
-    const call = this.prepare(path, query, options, 'application/json');
+  private async request<T>(
+    path: string,
+    query: QueryParams | undefined,
+    options: RequestOptions,
+    accept = 'application/json',
+  ): Promise<WithResponse<T>> {
+    const call = this.prepare(path, query, options, accept);
     for (let retriesDone = 0; ; retriesDone++) {
       if (call.signal?.aborted) throw new RequestAbortedError(call.signal.reason);
       try {
-        return await this.attemptJson<T>(call, retriesDone + 1);
+        return await this.attemptJson<T>(call, retriesDone + 1, accept !== 'application/json');
       } catch (err) {
         const delay = retriesDone < call.maxRetries ? retryDelayFor(err, retriesDone) : undefined;
         if (delay === undefined) throw err;
@@ -121,7 +131,7 @@ export class HttpCore {
   }
 
   /** One attempt of a JSON call, body included, within the timeout. */
-  private async attemptJson<T>(call: PreparedCall, attempt: number): Promise<WithResponse<T>> {
+  private async attemptJson<T>(call: PreparedCall, attempt: number, asText = false): Promise<WithResponse<T>> {
     const exchange = await this.send(call, attempt);
     let text: string;
     try {
@@ -133,6 +143,8 @@ export class HttpCore {
       exchange.done();
     }
     const { status, headers, requestId } = exchange;
+    // A text answer (CSV) is the body as is; its quota is in the headers only.
+    if (asText && status >= 200 && status < 300) return { data: text as T, status, headers, requestId };
     const body = parseJson(text);
     if (status >= 200 && status < 300) {
       if (body === undefined) {

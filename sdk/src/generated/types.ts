@@ -920,6 +920,197 @@ export interface MarketTrendsResponse {
   meta: CollectionMeta;
 }
 
+/* ---------------------------------------------------------------- market.history */
+
+/**
+ * Query parameters of `GET /api/v1/market/history` (`market.history`): Monthly market history of a
+ * city or quarter.
+ *
+ * One point per calendar month (UTC), oldest first, for `months` months ending with the last
+ * complete month: active listings at the month's end, listings published and removed (by outcome)
+ * during it, quartiles and median of the prices in effect at its end (from the price history),
+ * median price per m², median days on market of the listings removed, and the median's change
+ * against the same month a year before.
+ *
+ * **Small samples.** A figure resting on fewer than 5 listings is null, never a median of two
+ * adverts; every figure comes with the count it rests on.
+ *
+ * **CSV.** With `Accept: text/csv` the answer is CSV (`text/csv; charset=utf-8`): a header row,
+ * then one line per month, `removed_listings` flattened to `removed_sold`, `removed_rented`,
+ * `removed_withdrawn`, null figures as empty fields. Counted like the JSON answer, which stays the
+ * default.
+ *
+ * Read from figures precomputed after every data load. Pro and Enterprise.
+ */
+export interface MarketHistoryParams {
+  /**
+   * The city (required), matched regardless of case and accents.
+   * @example "Douala"
+   */
+  city: City;
+  /**
+   * Only this quarter of `city`: its own series instead of the whole city.
+   * @example "Bonamoussadi"
+   */
+  neighborhood?: Neighborhood | undefined;
+  /**
+   * Required: sale prices and monthly rents are never mixed in one median.
+   * @example "rent"
+   */
+  purpose: Purpose;
+  /**
+   * Only this property type; every type together when absent.
+   * @example "apartment"
+   */
+  type?: PropertyType | undefined;
+  /**
+   * Only listings with this many bedrooms (5: 5 or more); listings without a bedroom count are then
+   * left out. Every count (and none) together when absent. A whole number written in digits, 0 to
+   * 5.
+   * @example 2
+   */
+  bedrooms?: number | undefined;
+  /**
+   * How many calendar months, ending with the last complete one. A whole number written in digits,
+   * 1 to 36.
+   * @default 24
+   * @example 24
+   */
+  months?: number | undefined;
+  /**
+   * Currency of the prices in the answer: `XAF` (default, whole francs) or `EUR` (at the fixed
+   * parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).
+   * @default "XAF"
+   * @example "EUR"
+   */
+  currency?: Currency | undefined;
+}
+
+/**
+ * Body of a 200 answer of `GET /api/v1/market/history` (`market.history`): Monthly market history
+ * of a city or quarter.
+ */
+export interface MarketHistoryResponse {
+  data: {
+    /**
+     * City.
+     * @example "Douala"
+     */
+    city: string;
+    /**
+     * Quarter, or null for the whole city.
+     * @example "Bonamoussadi"
+     */
+    neighborhood: string | null;
+    /**
+     * Purpose.
+     * @example "rent"
+     */
+    purpose: Purpose;
+    /**
+     * Property type, or null for every type.
+     * @example "apartment"
+     */
+    type: PropertyType | null;
+    /**
+     * Bedrooms (5: 5 or more), or null for every count.
+     * @example 2
+     */
+    bedrooms: number | null;
+    /**
+     * Calendar month (UTC), `YYYY-MM`.
+     * @example "2026-10"
+     */
+    month: string;
+    /**
+     * Listings on the market at the month's end.
+     * @example 412
+     */
+    active_listings: number;
+    /**
+     * Listings published during the month.
+     * @example 57
+     */
+    new_listings: number;
+    removed_listings: {
+      /**
+       * Listings that left the market during the month as sold.
+       * @example 9
+       */
+      sold: number;
+      /**
+       * … as rented.
+       * @example 31
+       */
+      rented: number;
+      /**
+       * … withdrawn.
+       * @example 12
+       */
+      withdrawn: number;
+    };
+    /**
+     * Listings the price figures rest on: those on the market at the month's end
+     * (`active_listings`).
+     * @example 412
+     */
+    sample_size: number;
+    /**
+     * First quartile of the prices in effect at the month's end; null when it rests on fewer than 5
+     * listings. In `currency`: whole XAF, or EUR to the cent.
+     * @example 120000
+     */
+    p25_price: number | null;
+    /**
+     * Median of the prices in effect at the month's end (monthly rent for rents); null when it
+     * rests on fewer than 5 listings. In `currency`: whole XAF, or EUR to the cent.
+     * @example 150000
+     */
+    median_price: number | null;
+    /**
+     * Third quartile of those prices; null when it rests on fewer than 5 listings. In `currency`:
+     * whole XAF, or EUR to the cent.
+     * @example 200000
+     */
+    p75_price: number | null;
+    /**
+     * Listings of the sample with a known surface, which `median_price_per_m2` rests on.
+     * @example 88
+     */
+    price_per_m2_sample_size: number;
+    /**
+     * Median price per m² at the month's end; null when it rests on fewer than 5 listings with a
+     * surface. In `currency`: whole XAF, or EUR to the cent.
+     * @example 2100
+     */
+    median_price_per_m2: number | null;
+    /**
+     * Listings that left the market during the month (all outcomes).
+     * @example 52
+     */
+    days_on_market_sample_size: number;
+    /**
+     * Median whole days from publication to removal of the listings that left the market during the
+     * month; null when it rests on fewer than 5 listings.
+     * @example 41
+     */
+    median_days_on_market: number | null;
+    /**
+     * Change of `median_price` against the same month a year before, in %, one decimal (from the
+     * medians in XAF); null when either median is null.
+     * @example 7.1
+     */
+    median_price_change_pct: number | null;
+    /**
+     * Currency of every amount in this object: `XAF` (whole francs) or `EUR` (at 655.957 XAF = 1
+     * EUR, rounded half up to the cent), as asked with `currency`.
+     * @example "XAF"
+     */
+    currency: Currency;
+  }[];
+  meta: CollectionMeta;
+}
+
 /* ---------------------------------------------------------------- exports.listings */
 
 /**

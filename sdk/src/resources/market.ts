@@ -1,7 +1,19 @@
-/** `mboa.market`: aggregated statistics and 30-day trends. Both take `.withResponse()`. */
+/** `mboa.market`: aggregated statistics, 30-day trends and monthly history. All take `.withResponse()`. */
 import type { APIPromise } from '../core/api-promise.js';
 import type { HttpCore, RequestOptions } from '../core/http.js';
-import type { MarketStatsParams, MarketStatsResponse, MarketTrendsParams, MarketTrendsResponse } from '../types.js';
+import type {
+  MarketHistoryParams,
+  MarketHistoryResponse,
+  MarketStatsParams,
+  MarketStatsResponse,
+  MarketTrendsParams,
+  MarketTrendsResponse,
+} from '../types.js';
+
+/** Options of `market.history()`: `format: 'csv'` for the CSV text instead of JSON. */
+export interface HistoryOptions extends RequestOptions {
+  format?: 'json' | 'csv';
+}
 
 /** Market figures over active listings: `mboa.market`. */
 export class Market {
@@ -36,5 +48,27 @@ export class Market {
    */
   trends(params: MarketTrendsParams = {}, options?: RequestOptions): APIPromise<MarketTrendsResponse> {
     return this.#http.get<MarketTrendsResponse>('/market/trends', params, options);
+  }
+
+  /**
+   * One point per calendar month for a city or quarter, a purpose and optionally a type
+   * and a bedroom count (`GET /api/v1/market/history`): active listings at the month's end,
+   * published and removed ones, price quartiles and median (null under 5 listings), median
+   * price per m² and days on market, and the median's change against a year before.
+   * With `{ format: 'csv' }` resolves with the CSV text (a header row, one line per month).
+   *
+   * ```ts
+   * const { data } = await mboa.market.history({ city: 'Douala', purpose: 'rent', type: 'apartment', bedrooms: 2 });
+   * const csv = await mboa.market.history({ city: 'Douala', purpose: 'rent' }, { format: 'csv' });
+   * ```
+   *
+   * @throws {PlanForbiddenError} on the Starter plan: history needs Pro or Enterprise.
+   */
+  history(params: MarketHistoryParams, options: HistoryOptions & { format: 'csv' }): APIPromise<string>;
+  history(params: MarketHistoryParams, options?: HistoryOptions & { format?: 'json' }): APIPromise<MarketHistoryResponse>;
+  history(params: MarketHistoryParams, options: HistoryOptions = {}): APIPromise<MarketHistoryResponse> | APIPromise<string> {
+    const { format, ...rest } = options;
+    if (format === 'csv') return this.#http.getText('/market/history', params, rest, 'text/csv');
+    return this.#http.get<MarketHistoryResponse>('/market/history', params, rest);
   }
 }

@@ -8,6 +8,7 @@
 import { contract } from '../../../contract/router.js';
 import { defineHandlers } from '../handler.js';
 import { type ExportDeps, exportListings } from './export.js';
+import { history } from './history.js';
 import { listing } from './listing.js';
 import { stats, trends } from './market.js';
 import { ping } from './ping.js';
@@ -16,7 +17,7 @@ import { search } from './search.js';
 export function apiHandlers(exports: ExportDeps) {
   return defineHandlers(contract, {
     listings: { search, get: listing },
-    market: { stats, trends },
+    market: { stats, trends, history },
     exports: { listings: exportListings(exports) },
     ping,
   });

@@ -1,0 +1,33 @@
+/**
+ * `GET /market/history`: JSON by default; CSV (a header row, one line per month) when the
+ * caller's `Accept` prefers `text/csv`, for loading straight into a spreadsheet. Both are
+ * counted alike; both go through the dataset's cache (the figures change only with the data).
+ */
+import type { contract } from '../../../contract/router.js';
+import { historyCsvOf } from '../../../contract/history.js';
+import { callMeta } from '../context.js';
+import type { RouteHandler } from '../handler.js';
+import { marketHistory } from '../market/history.js';
+
+/** Whether the caller asks for CSV: `text/csv` listed in Accept before any JSON type. */
+function wantsCsv(accept: string | undefined): boolean {
+  if (!accept) return false;
+  for (const part of accept.split(',')) {
+    const type = part.split(';')[0].trim().toLowerCase();
+    if (type === 'text/csv') return !/;\s*q=0(\.0*)?\s*$/.test(part);
+    if (type === 'application/json' || type === '*/*' || type === 'application/*') return false;
+  }
+  return false;
+}
+
+export const history: RouteHandler<typeof contract.market.history> = async ({ query, filters, reader, ctx, req, res }) => {
+  const key = `history:${query.currency}:${filters.cityKey}:${filters.neighborhoodKey ?? '-'}:${filters.subQuarter ?? '-'}:${query.purpose}:${query.type ?? '-'}:${query.bedrooms ?? '-'}:${query.months}`;
+  const data = await reader.cached(key, () => marketHistory(reader.data, query, filters));
+  if (wantsCsv(req.headers.accept)) {
+    const csv = historyCsvOf(data);
+    ctx.headers!.writeHead(res, 200, 'Content-Type', 'text/csv; charset=utf-8', 'Content-Length', String(Buffer.byteLength(csv)));
+    res.end(csv);
+    return { status: 'streamed' };
+  }
+  return { status: 200 as const, body: { data, meta: { total: data.length, returned: data.length, ...callMeta(ctx) } } };
+};
