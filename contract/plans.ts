@@ -7,7 +7,15 @@ export const PLAN_NAMES = ['starter', 'pro', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
 /** Endpoints, named as in the route metadata and the usage breakdown. */
-export const ENDPOINTS = ['ping', 'listings.search', 'listings.get', 'market.stats', 'market.trends', 'exports.listings'] as const;
+export const ENDPOINTS = [
+  'ping',
+  'listings.search',
+  'listings.get',
+  'market.stats',
+  'market.trends',
+  'exports.listings',
+  'valuations.get',
+] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
 
 /** Support levels, by stable id: what the dashboard translates (its text per language lives in its catalogue). */
