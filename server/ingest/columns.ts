@@ -29,26 +29,55 @@ export function cachedMatchKey(value: string): string {
   return key;
 }
 
-/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$25). */
-export const UNNEST_LISTINGS = `unnest(
+/** The listing columns of `unnest()`, in the order of `ListingBatch.params()` ($1..$25). */
+const UNNEST_ARRAYS = `
   $1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[],
   $9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[],
   $16::timestamptz[], $17::timestamptz[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
-  $23::text[], $24::float8[], $25::float8[]
-) AS t(id, title, price, city, city_key, neighborhood, neighborhood_key, surface, bedrooms, bathrooms, type,
+  $23::text[], $24::float8[], $25::float8[]`;
+const UNNEST_NAMES = `id, title, price, city, city_key, neighborhood, neighborhood_key, surface, bedrooms, bathrooms, type,
        purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name, contact_phone,
-       contact_email, street_address, source_ref, raw_neighborhood, lat, lng)`;
+       contact_email, street_address, source_ref, raw_neighborhood, lat, lng`;
 
-/** The INSERT column list and the matching SELECT over `t`, with `sourceParam` as the source. */
-export function insertListingsFrom(sourceParam: string): { columns: string; select: string } {
+/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$25). */
+export const UNNEST_LISTINGS = `unnest(${UNNEST_ARRAYS}
+) AS t(${UNNEST_NAMES})`;
+
+/**
+ * The same with the advert's terms (`ListingBatch.termsParams()`) as four more arrays,
+ * from `$first` on: furnished, advance_months, deposit_months, land_title.
+ */
+export function unnestListingsWithTerms(first: number): string {
+  const [f, a, d, l] = [first, first + 1, first + 2, first + 3];
+  return `unnest(${UNNEST_ARRAYS},
+  $${f}::bool[], $${a}::int[], $${d}::int[], $${l}::text[]
+) AS t(${UNNEST_NAMES}, furnished, advance_months, deposit_months, land_title)`;
+}
+
+/** The advert-term columns (advert-terms.ts in the contract names their public meaning). */
+export const TERM_COLUMNS = ['furnished', 'advance_months', 'deposit_months', 'land_title'];
+
+/**
+ * The INSERT column list and the matching SELECT over `t`, with `sourceParam` as the
+ * source. With `terms`, `t` carries the advert's terms (unnestListingsWithTerms); without,
+ * they are what a row that states none has: a furnished_rent row is furnished, a sale's
+ * land title is `unknown`, the rest null.
+ */
+export function insertListingsFrom(sourceParam: string, terms = false): { columns: string; select: string } {
+  const termValues = terms
+    ? `t.furnished, t.advance_months, t.deposit_months, t.land_title::"LandTitle"`
+    : `CASE WHEN t.purpose = 'furnished_rent' THEN true END, NULL::int, NULL::int,
+      CASE WHEN t.purpose = 'sale' THEN 'unknown'::"LandTitle" END`;
   return {
     columns: `(id, title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms,
       bathrooms, type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name,
-      contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood, lat, lng)`,
+      contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood, lat, lng,
+      ${TERM_COLUMNS.join(', ')})`,
     select: `t.id, t.title, t.price, 'XAF', t.city, t.city_key, t.neighborhood, t.neighborhood_key, t.surface,
       t.bedrooms, t.bathrooms, t.type::"PropertyType", t.purpose::"Purpose", t.price_per_m2,
       t.status::"ListingStatus", t.listed_at, t.updated_at, t.removed_at, t.contact_name, t.contact_phone,
-      t.contact_email, t.street_address, ${sourceParam}, t.source_ref, t.raw_neighborhood, t.lat, t.lng`,
+      t.contact_email, t.street_address, ${sourceParam}, t.source_ref, t.raw_neighborhood, t.lat, t.lng,
+      ${termValues}`,
   };
 }
 
@@ -80,6 +109,13 @@ export class ListingBatch {
     raw_neighborhood: new ArrayLiteral(),
     lat: new ArrayLiteral(),
     lng: new ArrayLiteral(),
+  };
+  /** The advert's terms, apart: the generator's seed writes rows without them. */
+  private readonly t = {
+    furnished: new ArrayLiteral(),
+    advance_months: new ArrayLiteral(),
+    deposit_months: new ArrayLiteral(),
+    land_title: new ArrayLiteral(),
   };
   private readonly h = { listing_id: new ArrayLiteral(), price: new ArrayLiteral(), changed_at: new ArrayLiteral() };
 
@@ -127,6 +163,11 @@ export class ListingBatch {
     c.raw_neighborhood.text(r.raw_neighborhood ?? null);
     c.lat.number(r.lat ?? null);
     c.lng.number(r.lng ?? null);
+    const t = this.t;
+    t.furnished.text(r.furnished == null ? null : String(r.furnished));
+    t.advance_months.number(r.advance_months ?? null);
+    t.deposit_months.number(r.deposit_months ?? null);
+    t.land_title.text(r.land_title ?? null);
     if (r.price_history) {
       for (const entry of r.price_history) {
         this.h.listing_id.text(id);
@@ -139,6 +180,11 @@ export class ListingBatch {
   /** $1..$25 in the order of UNNEST_LISTINGS. */
   params(): string[] {
     return Object.values(this.c).map((a) => a.toString());
+  }
+
+  /** furnished, advance_months, deposit_months, land_title (unnestListingsWithTerms). */
+  termsParams(): string[] {
+    return Object.values(this.t).map((a) => a.toString());
   }
 
   /** Price history entries as (listing_id, price, changed_at) array literals. */

@@ -92,16 +92,29 @@ async function* readNdjson(path: string, progress: ReadProgress): AsyncGenerator
   }
 }
 
-const NUMBER_FIELDS = new Set(['price', 'surface', 'bedrooms', 'bathrooms']);
+const NUMBER_FIELDS = new Set(['price', 'surface', 'bedrooms', 'bathrooms', 'advance_months', 'deposit_months']);
+/** How feeds write yes and no (French and English portals, spreadsheets). */
+const BOOLEANS = new Map([
+  ['true', true],
+  ['oui', true],
+  ['yes', true],
+  ['1', true],
+  ['false', false],
+  ['non', false],
+  ['no', false],
+  ['0', false],
+]);
 const NUMERIC = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /**
  * A CSV cell as the validator expects it: empty cells are absent fields, numeric cells
- * numbers. A non-numeric price stays a string so that validation names the problem.
+ * numbers, `furnished` a boolean (true/false, oui/non, yes/no, 1/0, in any case). A
+ * non-numeric price (or an unreadable yes/no) stays a string so that validation names the problem.
  */
 function csvValue(field: string, cell: string): unknown {
   if (cell === '') return undefined;
   if (NUMBER_FIELDS.has(field) && NUMERIC.test(cell)) return Number(cell);
+  if (field === 'furnished') return BOOLEANS.get(cell.trim().toLowerCase()) ?? cell;
   return cell;
 }
 

@@ -5,6 +5,7 @@
  * fields the API never exposes. Field names are snake_case, as in the API.
  */
 import { z } from 'zod';
+import { LAND_TITLES, MAX_ADVANCE_MONTHS, MAX_DEPOSIT_MONTHS } from '../../contract/advert-terms.js';
 import { LISTING_STATUSES, MAX_PRICE, MAX_ROOMS, MAX_SURFACE, PROPERTY_TYPES, PURPOSES } from '../../contract/schemas.js';
 
 /**
@@ -39,6 +40,13 @@ const xaf = z
   .int('must be an integer number of XAF (no minor unit)')
   .positive('must be greater than 0')
   .max(MAX_PRICE, `must be at most ${MAX_PRICE} (10^15 XAF)`);
+
+const months = (max: number) =>
+  z
+    .number({ invalid_type_error: 'must be a number' })
+    .int('must be a whole number of months')
+    .min(0, 'must be 0 or more')
+    .max(max, `must be at most ${max} months`);
 
 const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
@@ -84,6 +92,11 @@ export const ZListingRecord = z
     contact_email: z.string({ invalid_type_error: 'must be a string' }).trim().email('must be an e-mail address').nullish(),
     street_address: text(300).nullish(),
     price_history: z.array(ZPriceHistoryEntry).max(100, 'must have at most 100 entries').optional(),
+    // The advert's terms (contract/advert-terms.ts): null or absent when it does not say.
+    furnished: z.boolean({ invalid_type_error: 'must be true or false' }).nullish(),
+    advance_months: months(MAX_ADVANCE_MONTHS).nullish(),
+    deposit_months: months(MAX_DEPOSIT_MONTHS).nullish(),
+    land_title: enumOf(LAND_TITLES).nullish(),
   })
   .strict()
   .superRefine((r, ctx) => {
@@ -109,6 +122,14 @@ export const ZListingRecord = z
     }
     if (r.updated_at && Date.parse(r.updated_at) < listed) {
       ctx.addIssue({ code: 'custom', path: ['updated_at'], message: 'must not be before listed_at' });
+    }
+    if (r.purpose === 'furnished_rent' && r.furnished === false) {
+      ctx.addIssue({ code: 'custom', path: ['furnished'], message: 'must not be false when purpose is furnished_rent' });
+    }
+    for (const field of ['advance_months', 'deposit_months'] as const) {
+      if (r.purpose === 'sale' && r[field] != null) {
+        ctx.addIssue({ code: 'custom', path: [field], message: 'is for rents only (purpose rent or furnished_rent), not sale' });
+      }
     }
     const history = r.price_history;
     if (history && history.length > 0) {
@@ -163,4 +184,8 @@ export const RECORD_FIELDS = [
   'street_address',
   'lat',
   'lng',
+  'furnished',
+  'advance_months',
+  'deposit_months',
+  'land_title',
 ] as const;

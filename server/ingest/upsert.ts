@@ -15,9 +15,9 @@
  * price of each row this batch is about to change.
  */
 import type pg from 'pg';
-import { insertListingsFrom, type ListingBatch, UNNEST_LISTINGS } from './columns.js';
+import { insertListingsFrom, type ListingBatch, TERM_COLUMNS, unnestListingsWithTerms } from './columns.js';
 
-const insert = insertListingsFrom('$26');
+const insert = insertListingsFrom('$26', true);
 
 const PUBLIC = [
   'title',
@@ -34,6 +34,7 @@ const PUBLIC = [
   'removed_at',
   'lat',
   'lng',
+  ...TERM_COLUMNS,
 ];
 const PRIVATE = ['contact_name', 'contact_phone', 'contact_email', 'street_address', 'raw_neighborhood'];
 /** Derived columns follow their inputs (keys from names, price_per_m2 from price and surface). */
@@ -55,7 +56,7 @@ WITH before AS (
   SELECT l.id, l.price, l.listed_at FROM listings l WHERE l.id = ANY($1::text[])
 ), upserted AS (
   INSERT INTO listings ${insert.columns}
-  SELECT ${insert.select} FROM ${UNNEST_LISTINGS}
+  SELECT ${insert.select} FROM ${unnestListingsWithTerms(31)}
   ON CONFLICT (source, source_ref) DO UPDATE SET
     ${[...PUBLIC, ...PRIVATE, ...DERIVED].map((c) => `${c} = ${incoming(c)}`).join(',\n    ')},
     updated_at = CASE WHEN ${row('listings', PUBLIC)} IS DISTINCT FROM ${row('EXCLUDED', PUBLIC)}
@@ -97,7 +98,7 @@ export interface BatchResult {
 export type Queryable = Pick<pg.Pool, 'query'>;
 
 export async function upsertBatch(db: Queryable, source: string, batch: ListingBatch, now: Date): Promise<BatchResult> {
-  const params = [...batch.params(), source, ...batch.historyParams(), now];
+  const params = [...batch.params(), source, ...batch.historyParams(), now, ...batch.termsParams()];
   const { rows } = await db.query<BatchResult>(UPSERT_SQL, params);
   return rows[0];
 }

@@ -28,6 +28,10 @@ const OPTIONAL_TEXT = [
   'surface',
   'bedrooms',
   'bathrooms',
+  'furnished',
+  'advance_months',
+  'deposit_months',
+  'land_title',
 ];
 
 function dropEmpty(value: Record<string, unknown>): void {
@@ -85,10 +89,22 @@ export function validateRow(value: Record<string, unknown>, resolver: QuarterRes
     }
   }
   stored.neighborhood ??= null;
+  settleTerms(stored);
   const title = stored.title;
   if (!title) stored.title = writtenTitle({ ...stored, place: stored.neighborhood ?? stored.city }, ENGLISH.has(cityKey));
   else if (UNTIDY_SPACE.test(title)) stored.title = title.replace(/\s+/g, ' ');
   return { ok: true, record: stored };
+}
+
+/**
+ * The advert's terms as stored: a furnished rent is a `furnished_rent` (market figures keep
+ * the two apart), a `furnished_rent` is furnished, a sale that does not say has an
+ * `unknown` land title. A rent's land title stays as given (null when not).
+ */
+function settleTerms(r: StoredRecord): void {
+  if (r.purpose === 'rent' && r.furnished === true) r.purpose = 'furnished_rent';
+  if (r.purpose === 'furnished_rent') r.furnished = true;
+  if (r.purpose === 'sale') r.land_title ??= 'unknown';
 }
 
 /** Cameroon's extent, with a margin of a few km. */
