@@ -1041,10 +1041,11 @@ export interface ValuationsGetParams {
    */
   furnished?: boolean | undefined;
   /**
-   * Whether the property has a land title (titre foncier), when known. `true` or `false`.
-   * @example true
+   * Land title (titre foncier) of the property, when known: `titled`, `untitled`, `in_progress` or
+   * `unknown`.
+   * @example "titled"
    */
-  land_title?: boolean | undefined;
+  land_title?: 'titled' | 'untitled' | 'in_progress' | 'unknown' | undefined;
   /**
    * Currency of every amount in the answer: `XAF` (default, whole francs) or `EUR` (at the fixed
    * parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).
@@ -1228,15 +1229,20 @@ export interface ValuationsGetResponse {
       /**
        * The factors its price was multiplied by (rounded to 4 decimals; `adjusted_price` uses them
        * unrounded): `surface` = (subject surface / its surface)^`coefficients.surface`, `bedrooms`
-       * = ((1 + subject bedrooms) / (1 + its bedrooms))^`coefficients.bedrooms`, `age` =
-       * exp(`coefficients.age` × (subject age − its age, in years)), `quarter` = the price level of
-       * the subject’s quarter against its quarter (1 in the same quarter). A factor is 1 when the
-       * subject or the advert does not know that feature; an advert lacking a feature the subject
-       * gives is adjusted with the slopes fitted without that feature.
+       * = ((1 + subject bedrooms) / (1 + its bedrooms))^`coefficients.bedrooms`, `furnished` =
+       * exp(`coefficients.furnished` × (subject furnished − it furnished, each 1 or 0)),
+       * `land_title` = exp(`coefficients.land_title` × (subject title code − its code); codes:
+       * titled 1, in_progress 0.4, unknown 0, untitled −1), `age` = exp(`coefficients.age` ×
+       * (subject age − its age, in years)), `quarter` = the price level of the subject’s quarter
+       * against its quarter (1 in the same quarter). A factor is 1 when the subject or the advert
+       * does not know that feature; an advert lacking a feature the subject gives is adjusted with
+       * the slopes fitted without that feature.
        */
       adjustments: {
         surface: number;
         bedrooms: number;
+        furnished: number;
+        land_title: number;
         age: number;
         quarter: number;
       };
@@ -1260,12 +1266,15 @@ export interface ValuationsGetResponse {
     method_detail: string;
     /**
      * The adjustment slopes fitted on the adverts of this type and purpose (within each quarter):
-     * surface elasticity, elasticity to (1 + bedrooms), and log price change per year of an
-     * advert’s age; null when the subject does not give that feature.
+     * surface elasticity, elasticity to (1 + bedrooms), log price effect of being furnished and of
+     * the land title code, and log price change per year of an advert’s age; null when the subject
+     * does not give that feature.
      */
     coefficients: {
       surface: number | null;
       bedrooms: number | null;
+      furnished: number;
+      land_title: number;
       age: number;
     };
     /**
@@ -1288,6 +1297,8 @@ export interface ValuationsGetResponse {
       surface: number | null;
       bedrooms: number | null;
       bathrooms: number | null;
+      furnished: boolean | null;
+      land_title: 'titled' | 'untitled' | 'in_progress' | 'unknown' | null;
     };
     /**
      * Currency of every amount in this object: `XAF` (whole francs) or `EUR` (at 655.957 XAF = 1

@@ -16,6 +16,8 @@ import { buildModel, type Candidate, type Method, type Point, valueSubject } fro
 
 export interface EvalRow {
   id: string;
+  /** The feed it came from (the generator's rows have a known formula). */
+  source: string;
   city: string;
   cityKey: string;
   neighborhood: string | null;
@@ -25,6 +27,8 @@ export interface EvalRow {
   price: number;
   surface: number | null;
   bedrooms: number | null;
+  furnished: boolean | null;
+  landTitle: string | null;
   listedAt: number;
   point: Point | null;
 }
@@ -32,6 +36,7 @@ export interface EvalRow {
 export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]> {
   const { rows } = await pool.query<{
     id: string;
+    source: string;
     city: string;
     city_key: string;
     neighborhood: string | null;
@@ -41,11 +46,13 @@ export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]
     price: string;
     surface: number | null;
     bedrooms: number | null;
+    furnished: boolean | null;
+    land_title: string | null;
     listed_at: Date;
     lat: number | null;
     lng: number | null;
   }>(
-    `SELECT l.id, l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.purpose, l.type, l.price, l.surface, l.bedrooms, l.listed_at,
+    `SELECT l.id, l.source, l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.purpose, l.type, l.price, l.surface, l.bedrooms, l.furnished, l.land_title::text, l.listed_at,
             coalesce(l.lat, q.lat) AS lat, coalesce(l.lng, q.lng) AS lng
      FROM listings l LEFT JOIN quarters q ON q.city_key = l.city_key AND q.name = l.neighborhood
      WHERE l.listed_at >= $1 AND l.listed_at <= $2 AND l.price > 0`,
@@ -53,6 +60,7 @@ export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]
   );
   return rows.map((r) => ({
     id: r.id,
+    source: r.source,
     city: r.city,
     cityKey: r.city_key,
     neighborhood: r.neighborhood,
@@ -62,6 +70,8 @@ export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]
     price: Number(r.price),
     surface: r.surface,
     bedrooms: r.bedrooms,
+    furnished: r.furnished,
+    landTitle: r.land_title,
     listedAt: r.listed_at.getTime(),
     point: r.lat !== null && r.lng !== null ? { lat: r.lat, lng: r.lng } : null,
   }));
@@ -126,7 +136,7 @@ export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
   for (const r of rows) (heldOut(r.id, opts.seed, opts.share) ? test : train).push(r);
   const cells = new CellAccumulator();
   for (const r of train) {
-    cells.add(r.purpose, r.type, r.cityKey, r.quarterKey, featuresOf(r.price, r.surface, r.bedrooms, ageYears(r.listedAt, asOfMs)));
+    cells.add(r.purpose, r.type, r.cityKey, r.quarterKey, featuresOf({ ...r, ageYears: ageYears(r.listedAt, asOfMs) }));
   }
   const model = buildModel([...cells.cells.values()]);
   // Candidates as the SQL orders them: most recent first, then by id.
@@ -146,6 +156,8 @@ export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
     price: r.price,
     surface: r.surface,
     bedrooms: r.bedrooms,
+    furnished: r.furnished,
+    landTitle: r.landTitle,
     quarterKey: r.quarterKey,
     point: r.point,
     ageYears: ageYears(r.listedAt, asOfMs),
@@ -171,6 +183,8 @@ export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
         purpose: r.purpose,
         surface: r.surface,
         bedrooms: r.bedrooms,
+        furnished: r.furnished,
+        landTitle: r.landTitle,
         ageYears: ageYears(r.listedAt, asOfMs),
       },
       pool.map(asCandidate),

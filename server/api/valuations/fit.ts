@@ -7,15 +7,24 @@
  * per cell (purpose, type, city, quarter) by SQL or by `CellAccumulator`; the fit is pure.
  */
 
-/** The regressors, in this order: log surface, log(1 + bedrooms), age of the advert in years. */
-export const VARIABLES = ['ls', 'lb', 'age'] as const;
+/**
+ * The regressors, in this order: log surface, log(1 + bedrooms), age of the advert in
+ * years, furnished (1, else 0), land title (titled 1, in progress 0.4, unknown 0, untitled
+ * -1); then log price, `y`, at index `Y`.
+ */
+export const VARIABLES = ['ls', 'lb', 'age', 'fu', 'lt'] as const;
 export type Variable = (typeof VARIABLES)[number];
+/** Index of log price among the summed values; `K` values in all. */
+const Y = VARIABLES.length;
+export const K = Y + 1;
+/** Land title as a number: the slope per group says what a title is worth there. */
+export const TITLE_CODE: Record<string, number> = { titled: 1, in_progress: 0.4, unknown: 0, untitled: -1 };
 
-/** A set of rows of one cell: count, sums of [ls, lb, age, y] and of their pairwise products (upper triangle, row-major). */
+/** A set of rows of one cell: count, sums of the K values and of their pairwise products (upper triangle, row-major). */
 export interface Moments {
   n: number;
   sum: number[];
-  /** 10 products for 4 variables: (0,0) (0,1) (0,2) (0,3) (1,1) (1,2) (1,3) (2,2) (2,3) (3,3). */
+  /** K(K+1)/2 products: (0,0) (0,1) … (0,K-1) (1,1) … (K-1,K-1). */
   prod: number[];
 }
 
@@ -24,26 +33,26 @@ export interface CellStats {
   type: string;
   cityKey: string;
   quarterKey: string | null;
-  /** Rows with surface and bedrooms: [ls, lb, age, y]. */
+  /** Rows with surface and bedrooms: [ls, lb, age, fu, lt, y]. */
   full: Moments;
-  /** Rows with bedrooms (surface known or not): [0, lb, age, y]. */
+  /** Rows with bedrooms (surface known or not): [0, lb, age, fu, lt, y]. */
   rooms: Moments;
-  /** Every row: [0, 0, age, y]. */
+  /** Every row: [0, 0, age, fu, lt, y]. */
   all: Moments;
 }
 
-const emptyMoments = (): Moments => ({ n: 0, sum: [0, 0, 0, 0], prod: new Array<number>(10).fill(0) });
+const emptyMoments = (): Moments => ({ n: 0, sum: new Array<number>(K).fill(0), prod: new Array<number>((K * (K + 1)) / 2).fill(0) });
 /** Index of the product (i, j) in `Moments.prod`. */
 function P(i: number, j: number): number {
   const [a, b] = i <= j ? [i, j] : [j, i];
-  return a * 4 - (a * (a - 1)) / 2 + (b - a);
+  return a * K - (a * (a - 1)) / 2 + (b - a);
 }
 
 function addTo(m: Moments, v: number[]): void {
   m.n++;
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < K; i++) {
     m.sum[i] += v[i];
-    for (let j = i; j < 4; j++) m.prod[P(i, j)] += v[i] * v[j];
+    for (let j = i; j < K; j++) m.prod[P(i, j)] += v[i] * v[j];
   }
 }
 
@@ -52,14 +61,28 @@ export interface RowFeatures {
   ls: number | null;
   lb: number | null;
   age: number;
+  fu: number;
+  lt: number;
   y: number;
 }
 
-export const featuresOf = (price: number, surface: number | null, bedrooms: number | null, ageYears: number): RowFeatures => ({
-  ls: surface !== null && surface > 0 ? Math.log(surface) : null,
-  lb: bedrooms !== null ? Math.log1p(bedrooms) : null,
-  age: Math.max(0, ageYears),
-  y: Math.log(price),
+/** What the model reads of an advert (or a subject, with price 1). */
+export interface Described {
+  price: number;
+  surface: number | null;
+  bedrooms: number | null;
+  furnished: boolean | null;
+  landTitle: string | null;
+  ageYears: number;
+}
+
+export const featuresOf = (d: Described): RowFeatures => ({
+  ls: d.surface !== null && d.surface > 0 ? Math.log(d.surface) : null,
+  lb: d.bedrooms !== null ? Math.log1p(d.bedrooms) : null,
+  age: Math.max(0, d.ageYears),
+  fu: d.furnished === true ? 1 : 0,
+  lt: TITLE_CODE[d.landTitle ?? 'unknown'] ?? 0,
+  y: Math.log(d.price),
 });
 
 /** The same sums as the SQL of `cellStatsSql`, over rows in memory (the evaluation's training rows). */
@@ -73,9 +96,9 @@ export class CellAccumulator {
       cell = { purpose, type, cityKey, quarterKey, full: emptyMoments(), rooms: emptyMoments(), all: emptyMoments() };
       this.cells.set(key, cell);
     }
-    addTo(cell.all, [0, 0, f.age, f.y]);
-    if (f.lb !== null) addTo(cell.rooms, [0, f.lb, f.age, f.y]);
-    if (f.lb !== null && f.ls !== null) addTo(cell.full, [f.ls, f.lb, f.age, f.y]);
+    addTo(cell.all, [0, 0, f.age, f.fu, f.lt, f.y]);
+    if (f.lb !== null) addTo(cell.rooms, [0, f.lb, f.age, f.fu, f.lt, f.y]);
+    if (f.lb !== null && f.ls !== null) addTo(cell.full, [f.ls, f.lb, f.age, f.fu, f.lt, f.y]);
   }
 }
 
@@ -98,7 +121,9 @@ export interface GroupModel {
  * with little data (few adverts, or a regressor that never varies, like the bedrooms of
  * land) stays near a sensible value instead of wandering.
  */
-const PRIOR: Record<Variable, number> = { ls: 0.8, lb: 0.3, age: 0 };
+const PRIOR: Record<Variable, number> = { ls: 0.8, lb: 0.3, age: 0, fu: 0.5, lt: 0.1 };
+/** Regressors every row has (as codes): in every regression. */
+const ALWAYS: Variable[] = ['age', 'fu', 'lt'];
 const RIDGE = 0.5;
 
 /** Within-quarter centred cross-products of the variables `idx` (and y), summed over cells. */
@@ -116,10 +141,10 @@ function centred(cells: CellStats[], pick: (c: CellStats) => Moments, idx: numbe
     n += m.n;
     const cov = (i: number, j: number) => m.prod[P(i, j)] - (m.sum[i] * m.sum[j]) / m.n;
     for (let a = 0; a < k; a++) {
-      xy[a] += cov(idx[a], 3);
+      xy[a] += cov(idx[a], Y);
       for (let b = 0; b < k; b++) xx[a][b] += cov(idx[a], idx[b]);
     }
-    yy += cov(3, 3);
+    yy += cov(Y, Y);
   }
   return { xx, xy, yy, n, groups };
 }
@@ -142,7 +167,7 @@ function solve(a: number[][], b: number[]): number[] {
 }
 
 function regress(cells: CellStats[], pick: (c: CellStats) => Moments, vars: Variable[]): Regression {
-  const all: Variable[] = [...vars, 'age'];
+  const all: Variable[] = [...vars, ...ALWAYS];
   const idx = all.map((v) => VARIABLES.indexOf(v));
   const { xx, xy, yy, n, groups } = centred(cells, pick, idx);
   const a = xx.map((row, i) => row.map((v, j) => v + (i === j ? RIDGE : 0)));
@@ -185,7 +210,7 @@ export function cellLevel(cell: CellStats, group: GroupModel): { level: number; 
   const m = cell.full.n >= 1 ? cell.full : cell.all;
   if (m.n === 0) return null;
   const r = m === cell.full ? group.regressions.get('ls,lb')! : group.regressions.get('')!;
-  let level = m.sum[3] / m.n;
-  for (const v of [...r.vars, 'age' as const]) level -= (r.beta[v] ?? 0) * (m.sum[VARIABLES.indexOf(v)] / m.n);
+  let level = m.sum[Y] / m.n;
+  for (const v of [...r.vars, ...ALWAYS]) level -= (r.beta[v] ?? 0) * (m.sum[VARIABLES.indexOf(v)] / m.n);
   return { level, n: m.n };
 }

@@ -86,6 +86,8 @@ export interface Subject {
   purpose: string;
   surface: number | null;
   bedrooms: number | null;
+  furnished: boolean | null;
+  landTitle: string | null;
   /** Age of the price valued, in years: 0 for today. */
   ageYears: number;
 }
@@ -95,6 +97,8 @@ export interface Candidate {
   price: number;
   surface: number | null;
   bedrooms: number | null;
+  furnished: boolean | null;
+  landTitle: string | null;
   quarterKey: string | null;
   point: Point | null;
   ageYears: number;
@@ -103,6 +107,8 @@ export interface Candidate {
 export interface Adjustments {
   surface: number;
   bedrooms: number;
+  furnished: number;
+  land_title: number;
   age: number;
   quarter: number;
 }
@@ -127,7 +133,7 @@ export interface ValuationResult {
   sampleSize: number;
   method: Method;
   /** The regression used for a comparable that knows everything the subject knows. */
-  coefficients: { surface: number | null; bedrooms: number | null; age: number };
+  coefficients: { surface: number | null; bedrooms: number | null; furnished: number; land_title: number; age: number };
 }
 
 /** z of a two-sided 80 % normal interval. */
@@ -150,6 +156,8 @@ export function distanceM(a: Point, b: Point): number {
 const BANDWIDTH = { ls: 0.35, lb: 0.35, ageYears: 1.5, distanceM: 2_500 };
 /** A feature one side does not know counts as this factor. */
 const UNKNOWN = 0.8;
+/** Comparables furnished or titled otherwise than the subject count as this factor. */
+const OTHER_TERMS = 0.7;
 /** Comparables of another quarter (the city method) count as this factor. */
 const OTHER_QUARTER = 0.5;
 
@@ -173,10 +181,10 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
   const pool = poolOf(subject.purpose, subject.type);
   const level = (q: string | null) => (q === null ? undefined : model.quarterLevels.get(`${pool}|${subject.cityKey}|${q}`));
   const subjectLevel = level(subject.quarterKey);
-  const s = featuresOf(1, subject.surface, subject.bedrooms, subject.ageYears);
+  const s = featuresOf({ ...subject, price: 1 });
   const full = regressionFor(group, { ls: s.ls !== null, lb: s.lb !== null });
   const rows = candidates.map((c) => {
-    const f = featuresOf(c.price, c.surface, c.bedrooms, c.ageYears);
+    const f = featuresOf(c);
     const shared = { ls: s.ls !== null && f.ls !== null, lb: s.lb !== null && f.lb !== null };
     const r = regressionFor(group, shared);
     const dls = shared.ls ? s.ls! - f.ls! : 0;
@@ -188,10 +196,12 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     const adjustments: Adjustments = {
       surface: Math.exp((r.beta.ls ?? 0) * dls),
       bedrooms: Math.exp((r.beta.lb ?? 0) * dlb),
+      furnished: Math.exp((r.beta.fu ?? 0) * (s.fu - f.fu)),
+      land_title: Math.exp((r.beta.lt ?? 0) * (s.lt - f.lt)),
       age: Math.exp((r.beta.age ?? 0) * (s.age - f.age)),
       quarter: Math.exp(dq),
     };
-    const adjustedPrice = c.price * adjustments.surface * adjustments.bedrooms * adjustments.age * adjustments.quarter;
+    const adjustedPrice = Object.values(adjustments).reduce((acc, factor) => acc * factor, c.price);
     const dist = subject.point && c.point ? distanceM(subject.point, c.point) : null;
     let z2 = ((s.age - f.age) / BANDWIDTH.ageYears) ** 2;
     if (shared.ls) z2 += (dls / BANDWIDTH.ls) ** 2;
@@ -200,6 +210,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     let similarity = Math.exp(-z2 / 2);
     if (s.ls !== null && !shared.ls) similarity *= UNKNOWN;
     if (s.lb !== null && !shared.lb) similarity *= UNKNOWN;
+    if (s.fu !== f.fu || s.lt !== f.lt) similarity *= OTHER_TERMS;
     if (c.quarterKey !== subject.quarterKey) similarity *= OTHER_QUARTER;
     return { c, distanceM: dist ?? 0, similarity, adjustments, adjustedPrice, y: Math.log(adjustedPrice), sigma2: r.sigma2 };
   });
@@ -253,6 +264,12 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     comparables,
     sampleSize: kept.length,
     method,
-    coefficients: { surface: full.beta.ls ?? null, bedrooms: full.beta.lb ?? null, age: full.beta.age ?? 0 },
+    coefficients: {
+      surface: full.beta.ls ?? null,
+      bedrooms: full.beta.lb ?? null,
+      furnished: full.beta.fu ?? 0,
+      land_title: full.beta.lt ?? 0,
+      age: full.beta.age ?? 0,
+    },
   };
 }

@@ -21,6 +21,9 @@ export interface ResolvedSubject {
   surface: number | null;
   bedrooms: number | null;
   bathrooms: number | null;
+  /** A furnished_rent is furnished; null: not said. */
+  furnished: boolean | null;
+  landTitle: NonNullable<TValuationQueryParsed['land_title']> | null;
   /** The listing valued, never its own comparable. */
   listingId: string | null;
   /** How the quarter was found: named, nearest to the point, or unknown. */
@@ -37,6 +40,8 @@ interface ListingFields {
   surface: number | null;
   bedrooms: number | null;
   bathrooms: number | null;
+  furnished: boolean | null;
+  land_title: ResolvedSubject['landTitle'];
   lat: number | null;
   lng: number | null;
 }
@@ -64,7 +69,7 @@ export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, fi
   let base: ListingFields | null = null;
   if (q.listing_id !== undefined) {
     const { rows } = await data.pool.query<ListingFields>(
-      `SELECT city, city_key, neighborhood, neighborhood_key, type, purpose, surface, bedrooms, bathrooms, lat, lng
+      `SELECT city, city_key, neighborhood, neighborhood_key, type, purpose, surface, bedrooms, bathrooms, furnished, land_title, lat, lng
        FROM ${table(data, 'listings')} WHERE id = $1`,
       [q.listing_id],
     );
@@ -99,6 +104,7 @@ export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, fi
     point ??= base.lat !== null && base.lng !== null ? { lat: base.lat, lng: base.lng } : quarterPoint(cityKey, base.neighborhood);
     quarterFrom = quarterKey === null ? 'none' : 'named';
   }
+  const purpose = q.purpose ?? base!.purpose;
   return {
     city,
     cityKey,
@@ -106,10 +112,12 @@ export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, fi
     quarterKey,
     point,
     type: q.type ?? base!.type,
-    purpose: q.purpose ?? base!.purpose,
+    purpose,
     surface: q.surface ?? base?.surface ?? null,
     bedrooms: q.bedrooms ?? base?.bedrooms ?? null,
     bathrooms: q.bathrooms ?? base?.bathrooms ?? null,
+    furnished: purpose === 'furnished_rent' ? true : (q.furnished ?? base?.furnished ?? null),
+    landTitle: q.land_title ?? base?.land_title ?? null,
     listingId: q.listing_id ?? null,
     quarterFrom,
   };

@@ -5,7 +5,7 @@
  */
 import { VALUATION_CONFIDENCE_LEVEL } from '../../../contract/valuations.js';
 import { evaluate, type Figures, figures, loadEvalRows, type Prediction } from '../../api/valuations/evaluate.js';
-import { exactPriceOf } from '../../api/valuations/exact.js';
+import { exactPrice } from '../exact-price.js';
 import { parseOptions } from '../args.js';
 import { type Command, UsageError } from '../io.js';
 
@@ -87,8 +87,7 @@ export const commands: Command[] = [
       const asOf = new Date();
       const rows = await loadEvalRows(pool, asOf);
       if (rows.length === 0) throw new UsageError('no adverts loaded: nothing to evaluate');
-      const exactPrice = await exactPriceOf(pool);
-      const preds = evaluate(rows, { seed, share, asOf, ...(exactPrice ? { exactPrice } : {}) });
+      const preds = evaluate(rows, { seed, share, asOf, exactPrice });
       const overall = figures(preds);
       const targets = targetsOf(overall);
       const md = values.markdown === true;
@@ -104,7 +103,7 @@ export const commands: Command[] = [
       const human = [
         `Held out ${overall.rows} of ${rows.length} adverts (seed ${seed}, share ${share}); each valued from the rest, at its listing date. Basis: asking prices (adverts, not deeds).`,
         `Valued: ${overall.valued} (the rest had fewer than 5 comparables: a 422 in the API, and left out of every column).`,
-        ...sections.map(([name, r]) => `\n${name}\n${table(r, md, exactPrice !== null)}`),
+        ...sections.map(([name, r]) => `\n${name}\n${table(r, md, overall.exactMdape !== null)}`),
         '',
         `MdAPE below both baselines: ${yes(targets.beatsBaselines)}`,
         `Range coverage within ${COVERAGE_TOLERANCE * 100} points of ${VALUATION_CONFIDENCE_LEVEL * 100} %: ${yes(targets.honestRange)}`,
