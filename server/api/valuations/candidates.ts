@@ -10,7 +10,7 @@ import { VALUATION_MIN_COMPARABLES } from '../../../contract/valuations.js';
 /** Adverts older than this (by `listed_at`) are never comparables. */
 export const HORIZON_MONTHS = 36;
 /** Most candidates read per valuation (the most recent). */
-export const CANDIDATE_LIMIT = 300;
+export const CANDIDATE_LIMIT = 150;
 /** Fewest comparables in the quarter for the quarter method; below it the city method. */
 export const QUARTER_MIN = 10;
 /** Fewest comparables any estimate rests on. */

@@ -67,19 +67,35 @@ export async function cellStats(data: Dataset, asOf: Date): Promise<CellStats[]>
   });
 }
 
-/** How long a fitted model serves before it is fitted again on the data as it then stands. */
+/**
+ * How long a fitted model serves before it is fitted again on the data as it then stands.
+ * The fit reads every advert of the horizon (tens of seconds at a million): the model in
+ * hand keeps serving while the next one is fitted, so only a dataset's very first
+ * valuation waits for a fit.
+ */
 const MODEL_TTL_MS = 5 * 60_000;
-const models = new Map<string, { at: number; model: Promise<Model> }>();
+const models = new Map<string, { at: number; model: Promise<Model>; next?: Promise<Model> }>();
 
-/** The model of a dataset, fitted at most every `MODEL_TTL_MS` (concurrent callers share one fit). */
+/** The model of a dataset, refitted in the background every `MODEL_TTL_MS` (concurrent callers share one fit). */
 export function modelOf(data: Dataset, now = Date.now()): Promise<Model> {
   const key = data.schema;
   const hit = models.get(key);
-  if (hit && now - hit.at < MODEL_TTL_MS) return hit.model;
-  const model = cellStats(data, new Date(now)).then((cells) => buildModel(cells));
-  models.set(key, { at: now, model });
-  model.catch(() => models.get(key)?.model === model && models.delete(key));
-  return model;
+  const fit = () => cellStats(data, new Date(now)).then((cells) => buildModel(cells));
+  if (!hit) {
+    const model = fit();
+    models.set(key, { at: now, model });
+    model.catch(() => models.get(key)?.model === model && models.delete(key));
+    return model;
+  }
+  if (now - hit.at >= MODEL_TTL_MS && !hit.next) {
+    const next = fit();
+    hit.next = next;
+    next.then(
+      (m) => models.set(key, { at: Date.now(), model: Promise.resolve(m) }),
+      () => (hit.next = undefined),
+    );
+  }
+  return hit.model;
 }
 
 export type CandidateRow = PublicRow & { neighborhood_key: string | null; furnished: boolean | null; land_title: string | null };
