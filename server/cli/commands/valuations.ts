@@ -114,7 +114,7 @@ export const commands: Command[] = [
       const human = [
         `Held out ${overall.rows} of ${rows.length} adverts (seed ${seed}, share ${share}); each valued from the rest, at its listing date. Basis: asking prices (adverts, not deeds).`,
         `Valued: ${overall.valued} (the rest had fewer than 5 comparables: a 422 in the API, and left out of every column).`,
-        ...sections.map(([name, r]) => `\n${name}\n${table(r, md, overall.exactMdape !== null)}`),
+        ...sections.map(([name, r]) => `\n${name}\n${table(r, md, targets.nearExact !== null)}`),
         '',
         `Generator noise (price-model.ts): lognormal, sigma ${PRICE_NOISE.sigma.rent} on rents and ${PRICE_NOISE.sigma.sale} on sales; a model knowing its formula exactly: MdAPE ${pct(overall.exactMdape)} on these rows.`,
         `MdAPE below both baselines: ${yes(targets.beatsBaselines)}`,
