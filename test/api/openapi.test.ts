@@ -244,6 +244,7 @@ describe('the document', () => {
       'getListing',
       'getMarketStats',
       'getMarketTrends',
+      'getValuation',
       'ping',
       'searchListings',
     ]);
