@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request not received in time' },
+  insufficient_data: { status: 422, title: 'Too little data for an honest estimate' },
   rate_limited: { status: 429, title: 'Rate limit exceeded' },
   quota_exceeded: { status: 429, title: 'Monthly quota exceeded' },
   headers_too_large: { status: 431, title: 'Request headers too large' },

@@ -56,6 +56,7 @@ const OPERATIONS: Partial<Record<EndpointName, { id: string; tag: string }>> = {
   'market.trends': { id: 'getMarketTrends', tag: 'Market' },
   'market.history': { id: 'getMarketHistory', tag: 'Market' },
   'exports.listings': { id: 'exportListings', tag: 'Exports' },
+  'valuations.get': { id: 'getValuation', tag: 'Valuations' },
   ping: { id: 'ping', tag: 'Status' },
 };
 
@@ -66,6 +67,11 @@ const TAGS = [
   },
   { name: 'Market', description: 'Precomputed market figures: statistics per city or neighbourhood, and 30-day trends.' },
   { name: 'Exports', description: 'Bulk copies of the listings as NDJSON, resumable (Enterprise).' },
+  {
+    name: 'Valuations',
+    description:
+      'Estimates of a property’s asking price or rent from comparable adverts, with a calibrated range (Enterprise). Basis: asking prices; Mboa sees adverts, not deeds. Accuracy measured on held-out adverts: README, "Valuations".',
+  },
   { name: 'Status', description: 'Health of the API and your remaining quota, never counted.' },
 ];
 

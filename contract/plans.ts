@@ -15,6 +15,7 @@ export const ENDPOINTS = [
   'market.trends',
   'market.history',
   'exports.listings',
+  'valuations.get',
 ] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
 

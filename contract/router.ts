@@ -23,6 +23,7 @@ import {
   ZTrendsResponse,
   TREND_MIN_SAMPLE,
 } from './schemas.js';
+import { VALUATION_CONFIDENCE_LEVEL, VALUATION_MIN_COMPARABLES, ZValuationQuery, ZValuationResponse } from './valuations.js';
 
 const c = initContract();
 
@@ -140,6 +141,17 @@ export const contract = c.router(
           'The quota is in the `X-Quota-*` headers (there is no `meta`). Enterprise only.',
         ].join('\n'),
         metadata: meta('exports.listings'),
+      },
+    }),
+    valuations: c.router({
+      get: {
+        method: 'GET',
+        path: '/valuations',
+        query: ZValuationQuery,
+        responses: { 200: ZValuationResponse, 422: ZProblem },
+        summary: 'Value a property from comparable adverts',
+        description: `An estimate of the asking price (or asked rent) of one property, with a range holding the price with probability ${VALUATION_CONFIDENCE_LEVEL} (as measured on held-out adverts), a forecast standard deviation and a confidence band, the comparables it rests on (most similar first, each with the price it implies for the subject) and the method. Describe the subject (\`city\`, \`neighborhood\` or \`lat\`+\`lng\`, \`type\`, \`purpose\`, and what is known of it) or name a listing (\`listing_id\`). Mboa sees adverts, not deeds: \`basis\` is \`asking_prices\`. Fewer than ${VALUATION_MIN_COMPARABLES} usable comparables is a 422 \`insufficient_data\` naming what is missing. Enterprise only.`,
+        metadata: meta('valuations.get'),
       },
     }),
     ping: {

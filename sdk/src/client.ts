@@ -9,6 +9,7 @@ import { type QuotaListener, QuotaTracker, type QuotaWarningListener, warnOnCons
 import { Exports } from './resources/exports.js';
 import { Listings } from './resources/listings.js';
 import { Market } from './resources/market.js';
+import { Valuations } from './resources/valuations.js';
 import type { PingResponse, Quota } from './types.js';
 
 /** Where the client sends requests when neither `baseUrl` nor `MBOA_BASE_URL` says otherwise: the production API. */
@@ -90,6 +91,8 @@ export class Mboa {
   readonly listings: Listings;
   /** Market statistics and trends. */
   readonly market: Market;
+  /** Valuations of one property from comparable adverts (Enterprise). */
+  readonly valuations: Valuations;
   /** Bulk exports (Enterprise plan): every listing of a search in one resumable stream. */
   readonly exports: Exports;
   /** Origin the client calls, without `/api/v1`. */
@@ -131,6 +134,7 @@ export class Mboa {
     });
     this.listings = new Listings(this.#http);
     this.market = new Market(this.#http);
+    this.valuations = new Valuations(this.#http);
     this.exports = new Exports(this.#http);
   }
 

@@ -30,6 +30,7 @@ export {
   AccountSuspendedError,
   EmailUnverifiedError,
   NotFoundError,
+  InsufficientDataError,
   MethodNotAllowedError,
   RequestTimeoutError,
   RateLimitError,
@@ -49,6 +50,7 @@ export type { Exports } from './resources/exports.js';
 export { ListingExport } from './resources/exports.js';
 export type { Listings } from './resources/listings.js';
 export type { HistoryOptions, Market } from './resources/market.js';
+export type { Valuations } from './resources/valuations.js';
 export type * from './types.js';
 export type * from './export-types.js';
 export type * from './places.js';

@@ -28,7 +28,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Mboa API reference</title>
-<meta name="description" content="Mboa real estate data API for Cameroon: listings and market statistics. Reference with curl and @mboa/sdk samples.">
+<meta name="description" content="Mboa real estate data API for Cameroon: listings, market statistics and valuations (on asking prices). Reference with curl and @mboa/sdk samples.">
 <link rel="icon" href="/docs/assets/mboa.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 <link rel="stylesheet" href="/docs/assets/docs.css">

@@ -11,7 +11,8 @@
 import { CITIES } from '../../contract/places.js';
 import { contactOf } from './contacts.js';
 import type { ListingStatus } from './kinds.js';
-import { drawProperty, roundPrice } from './property.js';
+import { roundPrice } from './price-model.js';
+import { drawProperty } from './property.js';
 import { Random, weightedTable } from './random.js';
 import type { ListingRecord } from '../ingest/record.js';
 

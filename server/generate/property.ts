@@ -8,6 +8,7 @@
  */
 import type { City, Tier } from '../../contract/places.js';
 import type { PropertyType, Purpose } from './kinds.js';
+import { roundPrice } from './price-model.js';
 import { type Random, weightedTable } from './random.js';
 
 const TYPE_WEIGHTS: Record<PropertyType, number> = {
@@ -190,23 +191,6 @@ function baseRent(type: PropertyType, bedrooms: number, surface: number): number
     case 'land':
       return 100 * surface;
   }
-}
-
-/** Prices as sellers write them: 185 000 000, 27 500, never 185 234 117. */
-export function roundPrice(price: number): number {
-  const step =
-    price >= 100_000_000
-      ? 5_000_000
-      : price >= 10_000_000
-        ? 500_000
-        : price >= 1_000_000
-          ? 100_000
-          : price >= 100_000
-            ? 5_000
-            : price >= 20_000
-              ? 2_500
-              : 500;
-  return Math.max(step, Math.round(price / step) * step);
 }
 
 function priceOf(rng: Random, city: City, tier: Tier, p: Property): number {

@@ -109,6 +109,7 @@ describe('documentation', () => {
         '/api/v1/market/stats',
         '/api/v1/market/trends',
         '/api/v1/ping',
+        '/api/v1/valuations',
       ].sort(),
     );
     expect(spec.body.components.securitySchemes.ApiKeyAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });

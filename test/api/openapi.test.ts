@@ -245,6 +245,7 @@ describe('the document', () => {
       'getMarketHistory',
       'getMarketStats',
       'getMarketTrends',
+      'getValuation',
       'ping',
       'searchListings',
     ]);

@@ -276,6 +276,31 @@ describe('examples', () => {
     expect(starter.stderr).toMatch(/not included in the Starter plan/);
   });
 
+  it('07-revalue-collateral writes estimate, range and confidence beside every row of the CSV', async () => {
+    const out = join(dir, 'collateral-valued.csv');
+    const res = await example(
+      '07-revalue-collateral.ts',
+      ['--in', join(ROOT, 'examples', 'collateral.csv'), '--out', out],
+      t.keys.enterprise,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const [header, ...rows] = readFileSync(out, 'utf8').trimEnd().split('\n');
+    expect(header).toMatch(/,estimate_xaf,low_xaf,high_xaf,fsd,confidence,method,sample_size,note$/);
+    expect(rows.length).toBe(
+      readFileSync(join(ROOT, 'examples', 'collateral.csv'), 'utf8')
+        .trim()
+        .split('\n').length - 1,
+    );
+    const valued = rows.map((r) => r.split(',')).filter((c) => c[7] !== '');
+    expect(valued.length).toBeGreaterThan(0);
+    for (const c of valued) {
+      const [price, low, high] = [Number(c[7]), Number(c[8]), Number(c[9])];
+      expect(low).toBeLessThan(price);
+      expect(price).toBeLessThan(high);
+      expect(['high', 'medium', 'low']).toContain(c[11]);
+    }
+  });
+
   it('04-incremental-sync copies everything, then fetches only what changed', async () => {
     const args = ['--city', 'Kribi', '--mirror', join(dir, 'kribi.json'), '--state', join(dir, 'kribi-state.json')];
     const { key } = await t.account('enterprise');

@@ -169,6 +169,12 @@ export class EmailUnverifiedError extends PermissionDeniedError {}
 /** 404 `not_found`: no such listing (removed listings stay readable, so the id is wrong). */
 export class NotFoundError extends APIError {}
 
+/**
+ * 422 `insufficient_data`: too few comparable adverts for an honest valuation; `detail`
+ * and `errors` name what is missing (a quarter, a surface, a wider area).
+ */
+export class InsufficientDataError extends APIError {}
+
 /** 405 `method_not_allowed`: the API is read-only (GET and HEAD). */
 export class MethodNotAllowedError extends APIError {}
 
@@ -245,6 +251,7 @@ export const ERROR_CLASSES: Readonly<Record<ErrorCode, APIErrorClass>> = {
   not_found: NotFoundError,
   method_not_allowed: MethodNotAllowedError,
   request_timeout: RequestTimeoutError,
+  insufficient_data: InsufficientDataError,
   rate_limited: RateLimitError,
   quota_exceeded: QuotaExceededError,
   headers_too_large: HeadersTooLargeError,

@@ -48,6 +48,7 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'request_timeout'
+  | 'insufficient_data'
   | 'rate_limited'
   | 'quota_exceeded'
   | 'headers_too_large'
@@ -1278,6 +1279,379 @@ export interface ListingExportParams {
    * @example "lst_8g2kq4m7x9c3v5b1n6d0"
    */
   after?: string | undefined;
+}
+
+/* ---------------------------------------------------------------- valuations.get */
+
+/**
+ * Query parameters of `GET /api/v1/valuations` (`valuations.get`): Value a property from comparable
+ * adverts.
+ *
+ * An estimate of the asking price (or asked rent) of one property, with a range holding the price
+ * with probability 0.8 (as measured on held-out adverts), a forecast standard deviation and a
+ * confidence band, the comparables it rests on (most similar first, each with the price it implies
+ * for the subject) and the method. Describe the subject (`city`, `neighborhood` or `lat`+`lng`,
+ * `type`, `purpose`, and what is known of it) or name a listing (`listing_id`). Mboa sees adverts,
+ * not deeds: `basis` is `asking_prices`. Fewer than 5 usable comparables is a 422
+ * `insufficient_data` naming what is missing. Enterprise only.
+ */
+export interface ValuationsGetParams {
+  /**
+   * Value this listed property: its city, quarter, type, purpose and features are the subject
+   * (parameters given beside it override them), and it is never its own comparable.
+   * @example "lst_8g2kq4m7x9c3v5b1n6d0"
+   */
+  listing_id?: string | undefined;
+  /**
+   * City of the subject (required without `listing_id`), matched like the search’s `city`.
+   * @example "Douala"
+   */
+  city?: City | undefined;
+  /**
+   * Quarter of the subject, matched like the search’s `neighborhood`. Without it, `lat` and `lng`
+   * place the subject in the nearest known quarter.
+   * @example "Bonapriso"
+   */
+  neighborhood?: Neighborhood | undefined;
+  /**
+   * Latitude of the subject (WGS84), with `lng`. From -90 to 90.
+   * @example 4.0256
+   */
+  lat?: number | undefined;
+  /**
+   * Longitude of the subject (WGS84), with `lat`. From -180 to 180.
+   * @example 9.693
+   */
+  lng?: number | undefined;
+  /**
+   * Kind of property (required without `listing_id`).
+   * @example "apartment"
+   */
+  type?: PropertyType | undefined;
+  /**
+   * What is valued: a sale price, a monthly rent or a monthly furnished rent (required without
+   * `listing_id`).
+   * @example "rent"
+   */
+  purpose?: Purpose | undefined;
+  /**
+   * Surface, m², when known (the range is wider without it). A whole number written in digits, 1 to
+   * 100,000,000.
+   * @example 120
+   */
+  surface?: number | undefined;
+  /**
+   * Bedrooms, when known. A whole number written in digits, 0 to 1,000.
+   * @example 3
+   */
+  bedrooms?: number | undefined;
+  /**
+   * Bathrooms, when known. A whole number written in digits, 0 to 1,000.
+   * @example 2
+   */
+  bathrooms?: number | undefined;
+  /**
+   * Furnished, when known (a `furnished_rent` is furnished). `true` or `false`.
+   * @example false
+   */
+  furnished?: boolean | undefined;
+  /**
+   * Land title (titre foncier) of the property, when known: `titled`, `untitled`, `in_progress` or
+   * `unknown`.
+   * @example "titled"
+   */
+  land_title?: LandTitle | undefined;
+  /**
+   * Currency of every amount in the answer: `XAF` (default, whole francs) or `EUR` (at the fixed
+   * parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).
+   * @default "XAF"
+   * @example "EUR"
+   */
+  currency?: Currency | undefined;
+}
+
+/**
+ * Body of a 200 answer of `GET /api/v1/valuations` (`valuations.get`): Value a property from
+ * comparable adverts.
+ */
+export interface ValuationsGetResponse {
+  data: {
+    estimate: {
+      /**
+       * The estimate: a sale price, or a monthly rent. In `currency`: whole XAF, or EUR to the
+       * cent.
+       * @example 185000000
+       */
+      price: number;
+      /**
+       * Low end of the range: the price lies in [low, high] with probability `confidence_level`. In
+       * `currency`: whole XAF, or EUR to the cent.
+       * @example 150000000
+       */
+      low: number;
+      /**
+       * High end of the range. In `currency`: whole XAF, or EUR to the cent.
+       * @example 228000000
+       */
+      high: number;
+      /**
+       * Probability the range is built for, checked on held-out adverts (README: accuracy).
+       * @example 0.8
+       */
+      confidence_level: number;
+      /**
+       * Forecast standard deviation, as a fraction of the price (the standard deviation of the log
+       * price).
+       * @example 0.16
+       */
+      fsd: number;
+      /**
+       * `high` when fsd ≤ 0.1, `medium` when fsd ≤ 0.2, else `low`.
+       * @example "medium"
+       */
+      confidence: 'high' | 'medium' | 'low';
+    };
+    /** Up to 20 comparables, most similar first. */
+    comparables: {
+      /**
+       * Stable, opaque identifier.
+       * @example "lst_8g2kq4m7x9c3v5b1n6d0"
+       */
+      id: string;
+      /**
+       * Title as published, or written from the fields when the source gave none.
+       * @example "Villa 5 chambres avec piscine à Bonapriso"
+       */
+      title: string;
+      /**
+       * Price; per month for rent purposes. In `currency`: whole XAF, or EUR to the cent.
+       * @example 450000000
+       */
+      price: number;
+      /**
+       * Currency of every amount in this object: `XAF` (whole francs) or `EUR` (at 655.957 XAF = 1
+       * EUR, rounded half up to the cent), as asked with `currency`.
+       * @example "XAF"
+       */
+      currency: Currency;
+      /**
+       * City.
+       * @example "Douala"
+       */
+      city: string;
+      /**
+       * Quarter within the city, as Mboa's gazetteer names it (a sub-quarter keeps its own name,
+       * `Akwa I`, and is found under its parent); null when the source's quarter name is not known
+       * yet.
+       * @example "Bonapriso"
+       */
+      neighborhood: string | null;
+      /**
+       * Area in square metres (m²); null when the source did not give it.
+       * @example 420
+       */
+      surface: number | null;
+      /**
+       * Number of bedrooms (0 for land and commercial premises); null when the source did not give
+       * it.
+       * @example 5
+       */
+      bedrooms: number | null;
+      /**
+       * Number of bathrooms (0 for land); null when not given.
+       * @example 4
+       */
+      bathrooms: number | null;
+      /**
+       * Where the listing is, as precisely as its source allows; null only in a city outside the
+       * gazetteer.
+       */
+      location: {
+        /**
+         * Latitude, WGS84.
+         * @example 4.0256
+         */
+        lat: number;
+        /**
+         * Longitude, WGS84.
+         * @example 9.693
+         */
+        lng: number;
+        /**
+         * `street`: the advert's own point, rounded to about 100 m; `neighborhood`: its quarter's
+         * centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in the
+         * README).
+         * @example "neighborhood"
+         */
+        precision: 'street' | 'neighborhood' | 'city';
+      } | null;
+      /**
+       * Kind of property.
+       * @example "villa"
+       */
+      type: PropertyType;
+      /**
+       * Purpose of the listing. Rent prices are per month.
+       * @example "sale"
+       */
+      purpose: Purpose;
+      /**
+       * Price divided by surface (rounded to the franc before any conversion); null when the
+       * surface is unknown. In `currency`: whole XAF, or EUR to the cent.
+       * @example 1071429
+       */
+      price_per_m2: number | null;
+      /**
+       * `active` while on the market; the others once removed (`removed_at` is then set).
+       * @example "active"
+       */
+      status: ListingStatus;
+      /**
+       * When the listing was first published (UTC), or first seen by Mboa when its source gives no
+       * date.
+       * @example "2026-09-14T08:30:00.000Z"
+       */
+      listed_at: string;
+      /**
+       * Last change of any public field, status included (UTC).
+       * @example "2026-11-02T17:05:00.000Z"
+       */
+      updated_at: string;
+      /** When the listing left the market, or null while active. */
+      removed_at: string | null;
+      /**
+       * Whole days from `listed_at` to removal, or to now while active.
+       * @example 69
+       */
+      days_on_market: number;
+      /**
+       * Whether the place comes furnished; null when the advert does not say. Always true for
+       * `furnished_rent` (a rent advertised furnished is filed as `furnished_rent`).
+       * @example false
+       */
+      furnished: boolean | null;
+      /**
+       * Rents: months of rent asked in advance at signing (0 to 24; 6 to 12 are usual in Yaoundé).
+       * Null when the advert does not say, and for sales.
+       */
+      advance_months: number | null;
+      /**
+       * Rents: months of rent asked as a deposit (caution), 0 to 12. Null when the advert does not
+       * say, and for sales.
+       */
+      deposit_months: number | null;
+      /**
+       * Land title (titre foncier): `titled` (a titre foncier is issued), `untitled` (none:
+       * customary land, a deed of sale only), `in_progress` (the procedure is under way) or
+       * `unknown` (the advert does not say). A sale is never null (`unknown` when not said); a rent
+       * carries it only when its advert states it, else null.
+       * @example "titled"
+       */
+      land_title: LandTitle | null;
+      /**
+       * Metres from the subject, between the points known (an advert’s own point, else its
+       * quarter’s centroid).
+       * @example 850
+       */
+      distance_m: number;
+      /**
+       * How alike it is to the subject, 0 to 1 (place, surface, rooms, age of the advert).
+       * @example 0.82
+       */
+      similarity: number;
+      /**
+       * What this advert says of the subject: its price adjusted for the differences of surface,
+       * bedrooms, quarter and age of the advert. In `currency`: whole XAF, or EUR to the cent.
+       * @example 192000000
+       */
+      adjusted_price: number;
+      /**
+       * The factors its price was multiplied by (rounded to 4 decimals; `adjusted_price` uses them
+       * unrounded): `surface` = (subject surface / its surface)^`coefficients.surface`, `bedrooms`
+       * = ((1 + subject bedrooms) / (1 + its bedrooms))^`coefficients.bedrooms`, `furnished` =
+       * exp(`coefficients.furnished` × (subject furnished − it furnished, each 1 or 0)),
+       * `land_title` = exp(`coefficients.land_title` × (subject title code − its code); codes:
+       * titled 1, in_progress 0.4, unknown 0, untitled −1), `age` = exp(`coefficients.age` ×
+       * (subject age − its age, in years)), `quarter` = the price level of the subject’s quarter
+       * against its quarter (1 in the same quarter). A factor is 1 when the subject or the advert
+       * does not know that feature; an advert lacking a feature the subject gives is adjusted with
+       * the slopes fitted without that feature.
+       */
+      adjustments: {
+        surface: number;
+        bedrooms: number;
+        furnished: number;
+        land_title: number;
+        age: number;
+        quarter: number;
+      };
+      /**
+       * Its share of the estimate (the weights of all comparables used sum to 1).
+       * @example 0.07
+       */
+      weight: number;
+    }[];
+    /**
+     * `quarter_comparables`: adverts of the same type and purpose in the subject’s quarter;
+     * `city_comparables`: the quarter has too few, so adverts of the city, each adjusted by the
+     * difference of price level between its quarter and the subject’s (wider range).
+     * @example "quarter_comparables"
+     */
+    method: 'quarter_comparables' | 'city_comparables';
+    /**
+     * The method in words, with what the estimate could not use.
+     * @example "Comparables in Bonapriso."
+     */
+    method_detail: string;
+    /**
+     * The adjustment slopes fitted on the adverts of this type and purpose (within each quarter):
+     * surface elasticity, elasticity to (1 + bedrooms), log price effect of being furnished and of
+     * the land title code, and log price change per year of an advert’s age; null when the subject
+     * does not give that feature.
+     */
+    coefficients: {
+      surface: number | null;
+      bedrooms: number | null;
+      furnished: number;
+      land_title: number;
+      age: number;
+    };
+    /**
+     * Mboa sees adverts, not deeds: the estimate is an asking price (or asked rent), not a
+     * transaction price.
+     * @example "asking_prices"
+     */
+    basis: 'asking_prices';
+    /**
+     * Comparables the estimate rests on.
+     * @example 48
+     */
+    sample_size: number;
+    /** The subject as valued (from the query, or from the listing). */
+    subject: {
+      city: string;
+      neighborhood: string | null;
+      type: PropertyType;
+      purpose: Purpose;
+      surface: number | null;
+      bedrooms: number | null;
+      bathrooms: number | null;
+      furnished: boolean | null;
+      land_title: LandTitle | null;
+    };
+    /**
+     * Currency of every amount in this object: `XAF` (whole francs) or `EUR` (at 655.957 XAF = 1
+     * EUR, rounded half up to the cent), as asked with `currency`.
+     * @example "XAF"
+     */
+    currency: Currency;
+    /**
+     * The instant the valuation reflects.
+     * @example "2026-11-25T06:00:00.000Z"
+     */
+    as_of: string;
+  };
+  meta: SingleMeta;
 }
 
 /* ---------------------------------------------------------------- ping */

@@ -13,12 +13,14 @@ import { listing } from './listing.js';
 import { stats, trends } from './market.js';
 import { ping } from './ping.js';
 import { search } from './search.js';
+import { valuation } from './valuation.js';
 
 export function apiHandlers(exports: ExportDeps) {
   return defineHandlers(contract, {
     listings: { search, get: listing },
     market: { stats, trends, history },
     exports: { listings: exportListings(exports) },
+    valuations: { get: valuation },
     ping,
   });
 }

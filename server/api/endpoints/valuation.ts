@@ -1,0 +1,10 @@
+/** `GET /valuations`: one property valued from comparable adverts (Enterprise). */
+import type { contract } from '../../../contract/router.js';
+import { callMeta } from '../context.js';
+import type { RouteHandler } from '../handler.js';
+import { valuation as valueOne } from '../valuations/valuation.js';
+
+export const valuation: RouteHandler<typeof contract.valuations.get> = async ({ query, filters, reader, ctx }) => {
+  const data = await valueOne(reader.data, query, filters);
+  return { status: 200 as const, body: { data, meta: callMeta(ctx) } };
+};

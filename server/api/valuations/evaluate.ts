@@ -1,0 +1,229 @@
+/**
+ * How good the valuations are, measured: a share of the adverts (chosen by a hash of the
+ * seed and their id, so the same seed holds out the same rows) is held out; the model is
+ * fitted on the rest and each held-out advert is valued from the rest only, at the date it
+ * was listed; its asking price is the truth. The same rows are priced by two baselines: the
+ * quarter's median for the same purpose (what `/market/stats` shows per neighbourhood), and
+ * the quarter's median for the same purpose, type and bedrooms (each falling back to the
+ * city's median when the quarter has none). Optionally a third row: a model knowing the
+ * generator's exact formula (the noise floor, on generated data).
+ */
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { ageYears, CANDIDATE_LIMIT, horizonStart, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
+import { CellAccumulator, featuresOf } from './fit.js';
+import { buildModel, type Candidate, type Method, type Point, valueSubject } from './model.js';
+
+export interface EvalRow {
+  id: string;
+  /** The feed it came from (the generator's rows have a known formula). */
+  source: string;
+  city: string;
+  cityKey: string;
+  neighborhood: string | null;
+  quarterKey: string | null;
+  purpose: string;
+  type: string;
+  price: number;
+  surface: number | null;
+  bedrooms: number | null;
+  furnished: boolean | null;
+  landTitle: string | null;
+  listedAt: number;
+  point: Point | null;
+}
+
+export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]> {
+  const { rows } = await pool.query<{
+    id: string;
+    source: string;
+    city: string;
+    city_key: string;
+    neighborhood: string | null;
+    neighborhood_key: string | null;
+    purpose: string;
+    type: string;
+    price: string;
+    surface: number | null;
+    bedrooms: number | null;
+    furnished: boolean | null;
+    land_title: string | null;
+    listed_at: Date;
+    lat: number | null;
+    lng: number | null;
+  }>(
+    `SELECT l.id, l.source, l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.purpose, l.type, l.price, l.surface, l.bedrooms, l.furnished, l.land_title::text, l.listed_at,
+            coalesce(l.lat, q.lat) AS lat, coalesce(l.lng, q.lng) AS lng
+     FROM listings l LEFT JOIN quarters q ON q.city_key = l.city_key AND q.name = l.neighborhood
+     WHERE l.listed_at >= $1 AND l.listed_at <= $2 AND l.price > 0`,
+    [horizonStart(asOf), asOf],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    source: r.source,
+    city: r.city,
+    cityKey: r.city_key,
+    neighborhood: r.neighborhood,
+    quarterKey: r.neighborhood_key,
+    purpose: r.purpose,
+    type: r.type,
+    price: Number(r.price),
+    surface: r.surface,
+    bedrooms: r.bedrooms,
+    furnished: r.furnished,
+    landTitle: r.land_title,
+    listedAt: r.listed_at.getTime(),
+    point: r.lat !== null && r.lng !== null ? { lat: r.lat, lng: r.lng } : null,
+  }));
+}
+
+/** Whether a row is held out: a hash of the seed and its id, below the share. */
+export function heldOut(id: string, seed: number, share: number): boolean {
+  const h = createHash('sha256').update(`${seed}:${id}`).digest();
+  return h.readUInt32BE(0) / 2 ** 32 < share;
+}
+
+export interface Prediction {
+  row: EvalRow;
+  estimate: number | null;
+  low: number | null;
+  high: number | null;
+  method: Method | null;
+  quarterMedian: number;
+  roomsMedian: number;
+  exact: number | null;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Medians of training prices by a key, with the city's as the fallback. */
+function medians(train: EvalRow[], key: (r: EvalRow) => string) {
+  const by = new Map<string, number[]>();
+  for (const r of train) {
+    for (const k of [key(r), `${r.cityKey}|${r.purpose}`]) {
+      const list = by.get(k);
+      if (list) list.push(r.price);
+      else by.set(k, [r.price]);
+    }
+  }
+  const m = new Map([...by].map(([k, v]) => [k, median(v)]));
+  return (r: EvalRow) => m.get(key(r)) ?? m.get(`${r.cityKey}|${r.purpose}`) ?? NaN;
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export interface EvalOptions {
+  seed: number;
+  /** Share of the rows held out (0 to 1). */
+  share: number;
+  asOf: Date;
+  /** The generator's noise-free price of a row, when the data is generated and the formula known. */
+  exactPrice?: (row: EvalRow) => number | null;
+}
+
+export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
+  const asOfMs = opts.asOf.getTime();
+  const test: EvalRow[] = [];
+  const train: EvalRow[] = [];
+  for (const r of rows) (heldOut(r.id, opts.seed, opts.share) ? test : train).push(r);
+  const cells = new CellAccumulator();
+  for (const r of train) {
+    cells.add(r.purpose, r.type, r.cityKey, r.quarterKey, featuresOf({ ...r, ageYears: ageYears(r.listedAt, asOfMs) }));
+  }
+  const model = buildModel([...cells.cells.values()]);
+  // Candidates as the SQL orders them: most recent first, then by id.
+  const sorted = [...train].sort((a, b) => b.listedAt - a.listedAt || (a.id < b.id ? -1 : 1));
+  const byQuarter = new Map<string, EvalRow[]>();
+  const byCity = new Map<string, EvalRow[]>();
+  for (const r of sorted) {
+    const qk = `${r.cityKey}|${r.quarterKey}|${r.purpose}|${r.type}`;
+    const ck = `${r.cityKey}|${r.purpose}|${r.type}`;
+    if (r.quarterKey !== null) push(byQuarter, qk, r);
+    push(byCity, ck, r);
+  }
+  const quarterMedian = medians(train, (r) => `${r.cityKey}|${r.quarterKey}|${r.purpose}`);
+  const roomsMedian = medians(train, (r) => `${r.cityKey}|${r.quarterKey}|${r.purpose}|${r.type}|${r.bedrooms}`);
+  const asCandidate = (r: EvalRow): Candidate => ({
+    id: r.id,
+    price: r.price,
+    surface: r.surface,
+    bedrooms: r.bedrooms,
+    furnished: r.furnished,
+    landTitle: r.landTitle,
+    quarterKey: r.quarterKey,
+    point: r.point,
+    ageYears: ageYears(r.listedAt, asOfMs),
+  });
+  return test.map((r) => {
+    let method: Method | null = null;
+    let pool =
+      r.quarterKey === null ? [] : (byQuarter.get(`${r.cityKey}|${r.quarterKey}|${r.purpose}|${r.type}`) ?? []).slice(0, CANDIDATE_LIMIT);
+    if (pool.length >= QUARTER_MIN) method = 'quarter_comparables';
+    else {
+      pool = (byCity.get(`${r.cityKey}|${r.purpose}|${r.type}`) ?? []).slice(0, CANDIDATE_LIMIT);
+      if (pool.length >= MIN_COMPARABLES) method = 'city_comparables';
+    }
+    const base = { row: r, quarterMedian: quarterMedian(r), roomsMedian: roomsMedian(r), exact: opts.exactPrice?.(r) ?? null };
+    if (method === null || !model.groups.has(`${r.purpose}|${r.type}`))
+      return { ...base, estimate: null, low: null, high: null, method: null };
+    const v = valueSubject(
+      {
+        cityKey: r.cityKey,
+        quarterKey: r.quarterKey,
+        point: r.point,
+        type: r.type,
+        purpose: r.purpose,
+        surface: r.surface,
+        bedrooms: r.bedrooms,
+        furnished: r.furnished,
+        landTitle: r.landTitle,
+        ageYears: ageYears(r.listedAt, asOfMs),
+      },
+      pool.map(asCandidate),
+      method,
+      model,
+      0,
+    );
+    return { ...base, estimate: v.price, low: v.low, high: v.high, method };
+  });
+}
+
+export interface Figures {
+  rows: number;
+  valued: number;
+  mdape: number;
+  pe10: number;
+  pe20: number;
+  coverage: number;
+  quarterMdape: number;
+  roomsMdape: number;
+  exactMdape: number | null;
+}
+
+/** The figures of a set of predictions, on the rows the model valued (baselines on the same rows). */
+export function figures(preds: Prediction[]): Figures {
+  const valued = preds.filter((p) => p.estimate !== null);
+  const ape = (est: number, p: Prediction) => Math.abs(est - p.row.price) / p.row.price;
+  const model = valued.map((p) => ape(p.estimate!, p));
+  const exact = valued.filter((p) => p.exact !== null).map((p) => ape(p.exact!, p));
+  const share = (f: (p: Prediction, i: number) => boolean) => (valued.length ? valued.filter(f).length / valued.length : NaN);
+  return {
+    rows: preds.length,
+    valued: valued.length,
+    mdape: valued.length ? median(model) : NaN,
+    pe10: share((_, i) => model[i] <= 0.1),
+    pe20: share((_, i) => model[i] <= 0.2),
+    coverage: share((p) => p.row.price >= p.low! && p.row.price <= p.high!),
+    quarterMdape: valued.length ? median(valued.map((p) => ape(p.quarterMedian, p))) : NaN,
+    roomsMdape: valued.length ? median(valued.map((p) => ape(p.roomsMedian, p))) : NaN,
+    exactMdape: exact.length ? median(exact) : null,
+  };
+}

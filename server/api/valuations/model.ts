@@ -1,0 +1,275 @@
+/**
+ * The valuation itself, pure: the subject, its candidate comparables and the fitted model
+ * in; the estimate, its range and each comparable's adjusted price, similarity and weight
+ * out. The API (candidates from SQL) and the evaluation (candidates from the rows it kept)
+ * both call `valueSubject`, so what is measured is what is served.
+ *
+ * Work in log price. Each comparable is adjusted to the subject (surface, bedrooms, age of
+ * the advert, and for the city method the quarter's price level), weighed by its
+ * similarity, and the estimate is the weighted mean of the adjusted log prices once the
+ * comparables far from their weighted median are set aside. The forecast standard
+ * deviation comes from the weighted dispersion, shrunk toward the model's own residual
+ * variance and widened for the estimate's own error, times a factor calibrated on
+ * held-out adverts so that [low, high] holds the price `VALUATION_CONFIDENCE_LEVEL` of the time.
+ */
+import { VALUATION_FSD_BANDS } from '../../../contract/valuations.js';
+import { type CellStats, cellLevel, featuresOf, fitGroup, type GroupModel, regressionFor } from './fit.js';
+
+export type Method = 'quarter_comparables' | 'city_comparables';
+
+/** Prices move together by pool: sale of built property, sale of land, rents. */
+const poolOf = (purpose: string, type: string) => (purpose === 'sale' ? (type === 'land' ? 'land' : 'sale') : 'rent');
+
+export interface Model {
+  groups: Map<string, GroupModel>;
+  /** `pool|city|quarter` → the quarter's log price level against its city (shrunk), and the adverts it rests on. */
+  quarterLevels: Map<string, { delta: number; n: number }>;
+  /** `pool|city` → variance of the quarter levels: the uncertainty of a quarter with none. */
+  quarterSpread: Map<string, number>;
+}
+
+/** A quarter level rests on this many adverts' worth of "no difference" too. */
+const LEVEL_SHRINK = 3;
+
+export function buildModel(cells: CellStats[]): Model {
+  const byGroup = new Map<string, CellStats[]>();
+  for (const c of cells) {
+    const key = `${c.purpose}|${c.type}`;
+    byGroup.set(key, [...(byGroup.get(key) ?? []), c]);
+  }
+  const groups = new Map<string, GroupModel>();
+  const sums = new Map<string, { dev: number; n: number }>();
+  for (const [key, groupCells] of byGroup) {
+    const group = fitGroup(groupCells);
+    groups.set(key, group);
+    const levels = groupCells.map((c) => ({ c, l: cellLevel(c, group) })).filter((x) => x.l !== null && x.c.quarterKey !== null);
+    const cityMean = new Map<string, { s: number; n: number }>();
+    for (const { c, l } of levels) {
+      const m = cityMean.get(c.cityKey) ?? { s: 0, n: 0 };
+      m.s += l!.level * l!.n;
+      m.n += l!.n;
+      cityMean.set(c.cityKey, m);
+    }
+    for (const { c, l } of levels) {
+      const mean = cityMean.get(c.cityKey)!;
+      const k = `${poolOf(c.purpose, c.type)}|${c.cityKey}|${c.quarterKey}`;
+      const s = sums.get(k) ?? { dev: 0, n: 0 };
+      s.dev += (l!.level - mean.s / mean.n) * l!.n;
+      s.n += l!.n;
+      sums.set(k, s);
+    }
+  }
+  const quarterLevels = new Map<string, { delta: number; n: number }>();
+  const spread = new Map<string, { s2: number; n: number }>();
+  for (const [k, s] of sums) {
+    quarterLevels.set(k, { delta: s.dev / (s.n + LEVEL_SHRINK), n: s.n });
+    const city = k.slice(0, k.lastIndexOf('|'));
+    const sp = spread.get(city) ?? { s2: 0, n: 0 };
+    sp.s2 += (s.dev / s.n) ** 2 * s.n;
+    sp.n += s.n;
+    spread.set(city, sp);
+  }
+  const quarterSpread = new Map([...spread].map(([k, v]) => [k, v.n > 0 ? v.s2 / v.n : 0.25]));
+  return { groups, quarterLevels, quarterSpread };
+}
+
+export interface Point {
+  lat: number;
+  lng: number;
+}
+
+export interface Subject {
+  cityKey: string;
+  quarterKey: string | null;
+  point: Point | null;
+  type: string;
+  purpose: string;
+  surface: number | null;
+  bedrooms: number | null;
+  furnished: boolean | null;
+  landTitle: string | null;
+  /** Age of the price valued, in years: 0 for today. */
+  ageYears: number;
+}
+
+export interface Candidate {
+  id: string;
+  price: number;
+  surface: number | null;
+  bedrooms: number | null;
+  furnished: boolean | null;
+  landTitle: string | null;
+  quarterKey: string | null;
+  point: Point | null;
+  ageYears: number;
+}
+
+export interface Adjustments {
+  surface: number;
+  bedrooms: number;
+  furnished: number;
+  land_title: number;
+  age: number;
+  quarter: number;
+}
+
+export interface ValuedComparable {
+  candidate: Candidate;
+  distanceM: number;
+  similarity: number;
+  /** Multiplicative factors applied to its price; their product times the price is `adjustedPrice`. */
+  adjustments: Adjustments;
+  adjustedPrice: number;
+  weight: number;
+}
+
+export interface ValuationResult {
+  price: number;
+  low: number;
+  high: number;
+  fsd: number;
+  confidence: 'high' | 'medium' | 'low';
+  comparables: ValuedComparable[];
+  sampleSize: number;
+  method: Method;
+  /** The regression used for a comparable that knows everything the subject knows. */
+  coefficients: { surface: number | null; bedrooms: number | null; furnished: number; land_title: number; age: number };
+}
+
+/** z of a two-sided 80 % normal interval. */
+const Z80 = 1.2815515655446004;
+/**
+ * Calibration of the forecast standard deviation, per method: the factor that makes the
+ * held-out coverage of [low, high] equal to the confidence level on the demo data
+ * (`npm run admin -- valuations evaluate`; the README's table shows the coverage reached).
+ */
+const CALIBRATION: Record<Method, number> = { quarter_comparables: 0.95, city_comparables: 0.85 };
+
+/** Planar distance in metres (good to a fraction of a percent over a city). */
+export function distanceM(a: Point, b: Point): number {
+  const dLat = (a.lat - b.lat) * 111_320;
+  const dLng = (a.lng - b.lng) * 111_320 * Math.cos(((a.lat + b.lat) / 2) * (Math.PI / 180));
+  return Math.sqrt(dLat * dLat + dLng * dLng);
+}
+
+/** Similarity bandwidths: a difference of one bandwidth in one feature alone gives exp(-1/2) ≈ 0.61. */
+const BANDWIDTH = { ls: 0.35, lb: 0.35, ageYears: 1.5, distanceM: 2_500 };
+/** A feature one side does not know counts as this factor. */
+const UNKNOWN = 0.8;
+/** Comparables furnished or titled otherwise than the subject count as this factor. */
+const OTHER_TERMS = 0.7;
+/** Comparables of another quarter (the city method) count as this factor. */
+const OTHER_QUARTER = 0.5;
+
+export function confidenceOf(fsd: number): ValuationResult['confidence'] {
+  return fsd <= VALUATION_FSD_BANDS.high ? 'high' : fsd <= VALUATION_FSD_BANDS.medium ? 'medium' : 'low';
+}
+
+function weightedMedian(values: number[], weights: number[]): number {
+  const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
+  const half = weights.reduce((s, w) => s + w, 0) / 2;
+  let acc = 0;
+  for (const i of order) {
+    acc += weights[i];
+    if (acc >= half) return values[i];
+  }
+  return values[order[order.length - 1]];
+}
+
+export function valueSubject(subject: Subject, candidates: Candidate[], method: Method, model: Model, maxShown: number): ValuationResult {
+  const group = model.groups.get(`${subject.purpose}|${subject.type}`)!;
+  const pool = poolOf(subject.purpose, subject.type);
+  const level = (q: string | null) => (q === null ? undefined : model.quarterLevels.get(`${pool}|${subject.cityKey}|${q}`));
+  const subjectLevel = level(subject.quarterKey);
+  const s = featuresOf({ ...subject, price: 1 });
+  const full = regressionFor(group, { ls: s.ls !== null, lb: s.lb !== null });
+  const rows = candidates.map((c) => {
+    const f = featuresOf(c);
+    const shared = { ls: s.ls !== null && f.ls !== null, lb: s.lb !== null && f.lb !== null };
+    const r = regressionFor(group, shared);
+    const dls = shared.ls ? s.ls! - f.ls! : 0;
+    const dlb = shared.lb ? s.lb! - f.lb! : 0;
+    const dq =
+      method === 'city_comparables' && c.quarterKey !== subject.quarterKey
+        ? (subjectLevel?.delta ?? 0) - (level(c.quarterKey)?.delta ?? 0)
+        : 0;
+    const adjustments: Adjustments = {
+      surface: Math.exp((r.beta.ls ?? 0) * dls),
+      bedrooms: Math.exp((r.beta.lb ?? 0) * dlb),
+      furnished: Math.exp((r.beta.fu ?? 0) * (s.fu - f.fu)),
+      land_title: Math.exp((r.beta.lt ?? 0) * (s.lt - f.lt)),
+      age: Math.exp((r.beta.age ?? 0) * (s.age - f.age)),
+      quarter: Math.exp(dq),
+    };
+    const adjustedPrice = Object.values(adjustments).reduce((acc, factor) => acc * factor, c.price);
+    const dist = subject.point && c.point ? distanceM(subject.point, c.point) : null;
+    let z2 = ((s.age - f.age) / BANDWIDTH.ageYears) ** 2;
+    if (shared.ls) z2 += (dls / BANDWIDTH.ls) ** 2;
+    if (shared.lb) z2 += (dlb / BANDWIDTH.lb) ** 2;
+    if (dist !== null) z2 += (dist / BANDWIDTH.distanceM) ** 2;
+    let similarity = Math.exp(-z2 / 2);
+    if (s.ls !== null && !shared.ls) similarity *= UNKNOWN;
+    if (s.lb !== null && !shared.lb) similarity *= UNKNOWN;
+    if (s.fu !== f.fu || s.lt !== f.lt) similarity *= OTHER_TERMS;
+    if (c.quarterKey !== subject.quarterKey) similarity *= OTHER_QUARTER;
+    return { c, distanceM: dist ?? 0, similarity, adjustments, adjustedPrice, y: Math.log(adjustedPrice), sigma2: r.sigma2 };
+  });
+  // Set aside comparables far from the weighted median (a mistyped price, a mansion among flats).
+  const median = weightedMedian(
+    rows.map((r) => r.y),
+    rows.map((r) => r.similarity),
+  );
+  const mad = weightedMedian(
+    rows.map((r) => Math.abs(r.y - median)),
+    rows.map((r) => r.similarity),
+  );
+  const cut = Math.max(4 * 1.4826 * mad, 0.25);
+  const kept = rows.filter((r) => Math.abs(r.y - median) <= cut && r.similarity > 0);
+  const total = kept.reduce((acc, r) => acc + r.similarity, 0);
+  const weights = kept.map((r) => r.similarity / total);
+  const mean = kept.reduce((acc, r, i) => acc + weights[i] * r.y, 0);
+  const sumW2 = weights.reduce((acc, w) => acc + w * w, 0);
+  const nEff = 1 / sumW2;
+  const dispersion = kept.reduce((acc, r, i) => acc + weights[i] * (r.y - mean) ** 2, 0) / Math.max(1 - sumW2, 1e-6);
+  const modelVar = kept.reduce((acc, r, i) => acc + weights[i] * r.sigma2, 0);
+  // The dispersion of a handful of comparables is itself noisy: shrink it toward the model's.
+  const PRIOR_WEIGHT = 5;
+  const s2 = (nEff * dispersion + PRIOR_WEIGHT * modelVar) / (nEff + PRIOR_WEIGHT);
+  let variance = s2 * (1 + 1 / nEff);
+  if (method === 'city_comparables') {
+    const spread = model.quarterSpread.get(`${pool}|${subject.cityKey}`) ?? 0.25;
+    // The subject quarter's level is known from n adverts (shrunk), or not at all.
+    variance += subjectLevel ? spread * (LEVEL_SHRINK / (subjectLevel.n + LEVEL_SHRINK)) : spread;
+  }
+  const fsd = CALIBRATION[method] * Math.sqrt(variance);
+  const price = Math.exp(mean);
+  const weightOf = new Map(kept.map((r, i) => [r, weights[i]]));
+  const comparables = [...rows]
+    .sort((a, b) => b.similarity - a.similarity || (a.c.id < b.c.id ? -1 : 1))
+    .slice(0, maxShown)
+    .map((r) => ({
+      candidate: r.c,
+      distanceM: r.distanceM,
+      similarity: r.similarity,
+      adjustments: r.adjustments,
+      adjustedPrice: r.adjustedPrice,
+      weight: weightOf.get(r) ?? 0,
+    }));
+  return {
+    price,
+    low: price * Math.exp(-Z80 * fsd),
+    high: price * Math.exp(Z80 * fsd),
+    fsd,
+    confidence: confidenceOf(fsd),
+    comparables,
+    sampleSize: kept.length,
+    method,
+    coefficients: {
+      surface: full.beta.ls ?? null,
+      bedrooms: full.beta.lb ?? null,
+      furnished: full.beta.fu ?? 0,
+      land_title: full.beta.lt ?? 0,
+      age: full.beta.age ?? 0,
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The subject of a valuation, from the query: a described property, or a listed one
+ * (`listing_id`, its fields overridden by any given beside it). Its quarter is the one
+ * named, else the nearest known quarter to its point, else unknown (the city method).
+ */
+import type { TValuationQueryParsed } from '../../../contract/valuations.js';
+import { ApiError } from '../../platform/errors.js';
+import { foldQuarter, GAZETTEER } from '../../platform/gazetteer.js';
+import { type Dataset, table } from '../dataset.js';
+import type { EffectiveFilters } from '../listings/filters.js';
+import { distanceM, type Point } from './model.js';
+
+export interface ResolvedSubject {
+  city: string;
+  cityKey: string;
+  neighborhood: string | null;
+  quarterKey: string | null;
+  point: Point | null;
+  type: NonNullable<TValuationQueryParsed['type']>;
+  purpose: NonNullable<TValuationQueryParsed['purpose']>;
+  surface: number | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  /** A furnished_rent is furnished; null: not said. */
+  furnished: boolean | null;
+  landTitle: NonNullable<TValuationQueryParsed['land_title']> | null;
+  /** The listing valued, never its own comparable. */
+  listingId: string | null;
+  /** How the quarter was found: named, nearest to the point, or unknown. */
+  quarterFrom: 'named' | 'point' | 'none';
+}
+
+interface ListingFields {
+  city: string;
+  city_key: string;
+  neighborhood: string | null;
+  neighborhood_key: string | null;
+  type: ResolvedSubject['type'];
+  purpose: ResolvedSubject['purpose'];
+  surface: number | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  furnished: boolean | null;
+  land_title: ResolvedSubject['landTitle'];
+  lat: number | null;
+  lng: number | null;
+}
+
+/** The nearest quarter (top-level: the key listings are filed under) of a gazetteer city to a point. */
+function nearestQuarter(cityKey: string, p: Point): { name: string; key: string; point: Point } | null {
+  const city = GAZETTEER.get(cityKey);
+  if (!city) return null;
+  let best: { name: string; key: string; point: Point; d: number } | null = null;
+  for (const q of city.byName.values()) {
+    const d = distanceM(p, q.point);
+    if (!best || d < best.d) best = { name: q.name, key: q.key, point: q.point, d };
+  }
+  return best && { name: best.name, key: best.key, point: best.point };
+}
+
+/** A known quarter's centroid by its shown name. */
+function quarterPoint(cityKey: string, name: string | null): Point | null {
+  if (name === null) return null;
+  const q = GAZETTEER.get(cityKey)?.byName.get(foldQuarter(name));
+  return q ? { lat: q.point.lat, lng: q.point.lng } : null;
+}
+
+export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, filters: EffectiveFilters): Promise<ResolvedSubject> {
+  let base: ListingFields | null = null;
+  if (q.listing_id !== undefined) {
+    const { rows } = await data.pool.query<ListingFields>(
+      `SELECT city, city_key, neighborhood, neighborhood_key, type, purpose, surface, bedrooms, bathrooms, furnished, land_title, lat, lng
+       FROM ${table(data, 'listings')} WHERE id = $1`,
+      [q.listing_id],
+    );
+    base = rows[0] ?? null;
+    if (!base) throw new ApiError('not_found', `No listing with id ${q.listing_id}.`);
+  }
+  const cityKey = filters.cityKey ?? base!.city_key;
+  const city = q.city !== undefined ? (GAZETTEER.get(cityKey)?.name ?? q.city) : base!.city;
+  const given: Point | null = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : null;
+  let neighborhood: string | null = null;
+  let quarterKey: string | null = null;
+  let point: Point | null = given;
+  let quarterFrom: ResolvedSubject['quarterFrom'] = 'none';
+  if (filters.neighborhoodKey !== undefined) {
+    quarterKey = filters.neighborhoodKey;
+    neighborhood = filters.subQuarter ?? q.neighborhood!;
+    const known = GAZETTEER.get(cityKey);
+    const resolved = known && [...known.byName.values()].find((x) => x.key === quarterKey && x.name === (filters.subQuarter ?? x.quarter));
+    if (resolved) neighborhood = resolved.name;
+    point ??= resolved ? { lat: resolved.point.lat, lng: resolved.point.lng } : null;
+    quarterFrom = 'named';
+  } else if (given) {
+    const near = nearestQuarter(cityKey, given);
+    if (near) {
+      neighborhood = near.name;
+      quarterKey = near.key;
+      quarterFrom = 'point';
+    }
+  } else if (base && base.city_key === cityKey) {
+    neighborhood = base.neighborhood;
+    quarterKey = base.neighborhood_key;
+    point ??= base.lat !== null && base.lng !== null ? { lat: base.lat, lng: base.lng } : quarterPoint(cityKey, base.neighborhood);
+    quarterFrom = quarterKey === null ? 'none' : 'named';
+  }
+  const purpose = q.purpose ?? base!.purpose;
+  return {
+    city,
+    cityKey,
+    neighborhood,
+    quarterKey,
+    point,
+    type: q.type ?? base!.type,
+    purpose,
+    surface: q.surface ?? base?.surface ?? null,
+    bedrooms: q.bedrooms ?? base?.bedrooms ?? null,
+    bathrooms: q.bathrooms ?? base?.bathrooms ?? null,
+    furnished: purpose === 'furnished_rent' ? true : (q.furnished ?? base?.furnished ?? null),
+    landTitle: q.land_title ?? base?.land_title ?? null,
+    listingId: q.listing_id ?? null,
+    quarterFrom,
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * One valuation, as the API answers it: the subject resolved, its candidates read (its
+ * quarter's, else its city's), the model applied, amounts converted to the asked currency.
+ * Too little data is a 422 `insufficient_data` that says what is missing.
+ */
+import { type Currency, fromXaf } from '../../../contract/currency.js';
+import {
+  type TValuation,
+  type TValuationQueryParsed,
+  VALUATION_CONFIDENCE_LEVEL,
+  VALUATION_MAX_COMPARABLES,
+} from '../../../contract/valuations.js';
+import { ApiError } from '../../platform/errors.js';
+import type { Dataset } from '../dataset.js';
+import type { EffectiveFilters } from '../listings/filters.js';
+import { toListing } from '../listings/public-row.js';
+import { ageYears, HORIZON_MONTHS, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
+import { type Candidate, type Method, valueSubject } from './model.js';
+import { type CandidateRow, candidateRows, modelOf } from './sql.js';
+import { type ResolvedSubject, resolveSubject } from './subject.js';
+
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function pointOf(r: CandidateRow) {
+  if (r.lat !== null && r.lng !== null) return { lat: r.lat, lng: r.lng };
+  return r.quarter_point ? { lat: r.quarter_point[0], lng: r.quarter_point[1] } : null;
+}
+
+function insufficient(s: ResolvedSubject, found: number, where: string): never {
+  const what = `${s.type} adverts for ${s.purpose.replace('_', ' ')}`;
+  throw new ApiError(
+    'insufficient_data',
+    `Too few comparables for an honest estimate: ${found} ${what} in ${where} over the last ${HORIZON_MONTHS} months, and at least ${MIN_COMPARABLES} are needed. Mboa gives no number it cannot stand behind.`,
+    {
+      errors: [
+        {
+          path: s.quarterKey === null ? 'city' : 'neighborhood',
+          message: `${found} comparable ${what} in ${where}; at least ${MIN_COMPARABLES} needed`,
+        },
+      ],
+    },
+  );
+}
+
+function describe(s: ResolvedSubject, method: Method): string {
+  const known = [
+    s.surface === null ? 'surface unknown: rooms and quarter carry the estimate' : null,
+    s.bedrooms === null ? 'bedrooms unknown' : null,
+  ];
+  const where =
+    method === 'quarter_comparables'
+      ? `Comparables of the same type and purpose in ${s.neighborhood}, ${s.city}`
+      : s.quarterKey === null
+        ? `No quarter given: comparables across ${s.city}, at the city's price level`
+        : `Too few comparables in ${s.neighborhood}: comparables across ${s.city}, each adjusted to ${s.neighborhood}'s price level`;
+  const from = s.quarterFrom === 'point' ? ` (${s.neighborhood} is the nearest known quarter to the point given)` : '';
+  return [`${where}${from}, adjusted for surface, bedrooms and age of the advert.`, ...known.filter((k) => k !== null)].join(' ');
+}
+
+export async function valuation(data: Dataset, q: TValuationQueryParsed, filters: EffectiveFilters, now = new Date()): Promise<TValuation> {
+  const s = await resolveSubject(data, q, filters);
+  const [model, quarterRows] = await Promise.all([
+    modelOf(data),
+    s.quarterKey === null
+      ? Promise.resolve([] as CandidateRow[])
+      : candidateRows(
+          data,
+          { cityKey: s.cityKey, quarterKey: s.quarterKey, purpose: s.purpose, type: s.type, excludeId: s.listingId },
+          now,
+        ),
+  ]);
+  let method: Method = 'quarter_comparables';
+  let rows = quarterRows;
+  if (rows.length < QUARTER_MIN) {
+    method = 'city_comparables';
+    rows = await candidateRows(
+      data,
+      { cityKey: s.cityKey, quarterKey: null, purpose: s.purpose, type: s.type, excludeId: s.listingId },
+      now,
+    );
+    if (rows.length < MIN_COMPARABLES) insufficient(s, rows.length, s.city);
+  }
+  if (!model.groups.has(`${s.purpose}|${s.type}`)) insufficient(s, 0, 'the model');
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const candidates: Candidate[] = rows.map((r) => ({
+    id: r.id,
+    price: Number(r.price),
+    surface: r.surface,
+    bedrooms: r.bedrooms,
+    furnished: r.furnished,
+    landTitle: r.land_title,
+    quarterKey: r.neighborhood_key,
+    point: pointOf(r),
+    ageYears: ageYears(r.listed_at, now),
+  }));
+  const v = valueSubject(
+    {
+      cityKey: s.cityKey,
+      quarterKey: s.quarterKey,
+      point: s.point,
+      type: s.type,
+      purpose: s.purpose,
+      surface: s.surface,
+      bedrooms: s.bedrooms,
+      furnished: s.furnished,
+      landTitle: s.landTitle,
+      ageYears: 0,
+    },
+    candidates,
+    method,
+    model,
+    VALUATION_MAX_COMPARABLES,
+  );
+  const money = (xaf: number) => fromXaf(Math.round(xaf), q.currency as Currency);
+  return {
+    estimate: {
+      price: money(v.price),
+      low: money(v.low),
+      high: money(v.high),
+      confidence_level: VALUATION_CONFIDENCE_LEVEL,
+      fsd: round(v.fsd, 4),
+      confidence: v.confidence,
+    },
+    comparables: v.comparables.map((c) => ({
+      ...toListing(byId.get(c.candidate.id)!, q.currency),
+      distance_m: Math.round(c.distanceM),
+      similarity: round(c.similarity, 4),
+      adjusted_price: money(c.adjustedPrice),
+      adjustments: {
+        surface: round(c.adjustments.surface, 4),
+        bedrooms: round(c.adjustments.bedrooms, 4),
+        furnished: round(c.adjustments.furnished, 4),
+        land_title: round(c.adjustments.land_title, 4),
+        age: round(c.adjustments.age, 4),
+        quarter: round(c.adjustments.quarter, 4),
+      },
+      weight: round(c.weight, 4),
+    })),
+    method,
+    method_detail: describe(s, method),
+    coefficients: {
+      surface: v.coefficients.surface === null ? null : round(v.coefficients.surface, 4),
+      bedrooms: v.coefficients.bedrooms === null ? null : round(v.coefficients.bedrooms, 4),
+      furnished: round(v.coefficients.furnished, 4),
+      land_title: round(v.coefficients.land_title, 4),
+      age: round(v.coefficients.age, 4),
+    },
+    basis: 'asking_prices',
+    sample_size: v.sampleSize,
+    subject: {
+      city: s.city,
+      neighborhood: s.neighborhood,
+      type: s.type,
+      purpose: s.purpose,
+      surface: s.surface,
+      bedrooms: s.bedrooms,
+      bathrooms: s.bathrooms,
+      furnished: s.furnished,
+      land_title: s.landTitle,
+    },
+    currency: q.currency,
+    as_of: now.toISOString(),
+  };
+}
