@@ -51,6 +51,11 @@ for (const row of data) console.log(row.type, row.sample_size, row.previous_samp
     sdk: `const { data } = await mboa.market.history({ city: 'Douala', neighborhood: 'Bonamoussadi', purpose: 'rent', type: 'apartment', bedrooms: 2 });
 for (const p of data) console.log(p.month, p.sample_size, p.median_price, p.median_price_change_pct);`,
   },
+  'valuations.get': {
+    query: '/api/v1/valuations?city=Douala&neighborhood=Bonapriso&type=villa&purpose=sale&surface=440&bedrooms=5',
+    sdk: `const { data } = await mboa.valuations.get({ city: 'Douala', neighborhood: 'Bonapriso', type: 'villa', purpose: 'sale', surface: 440, bedrooms: 5 });
+console.log(data.estimate.price, data.estimate.low, data.estimate.high, data.estimate.confidence, data.basis);`,
+  },
   'exports.listings': {
     query: '/api/v1/exports/listings?city=Douala&status=any',
     sdk: `// Every Douala listing, removed ones included; resumes by itself after a broken connection

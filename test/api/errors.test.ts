@@ -108,6 +108,7 @@ describe('documentation', () => {
         '/api/v1/listings/{id}',
         '/api/v1/market/stats',
         '/api/v1/market/trends',
+        '/api/v1/market/history',
         '/api/v1/ping',
         '/api/v1/valuations',
       ].sort(),

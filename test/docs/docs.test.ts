@@ -23,6 +23,8 @@ const TAGS: Record<string, string> = {
   getListing: 'Listings',
   getMarketStats: 'Market',
   getMarketTrends: 'Market',
+  getMarketHistory: 'Market',
+  getValuation: 'Valuations',
   exportListings: 'Exports',
   ping: 'Status',
 };
