@@ -3,10 +3,9 @@
  * API could send (the tests parse every one with the contract's own schemas, and the
  * linter checks them against the document's).
  */
-import type { z } from 'zod';
 import { type Currency, fromXaf } from '../currency.js';
 import { historyExample } from './history-example.js';
-import type { ZValuationResponse } from '../valuations.js';
+import { valuationExample } from './valuation-example.js';
 import { ERROR_CODES, ERROR_TYPE_BASE, type ErrorCode, type TProblem } from '../errors.js';
 import type {
   TListing,
@@ -196,44 +195,6 @@ export interface NamedExample {
   value: unknown;
 }
 
-function valuation(): z.infer<typeof ZValuationResponse> {
-  const comparable = listing(VILLA, 'XAF');
-  return {
-    data: {
-      estimate: { price: 465_000_000, low: 380_000_000, high: 568_000_000, confidence_level: 0.8, fsd: 0.16, confidence: 'medium' },
-      comparables: [
-        {
-          ...comparable,
-          distance_m: 0,
-          similarity: 0.86,
-          adjusted_price: 468_000_000,
-          adjustments: { surface: 1.04, bedrooms: 1, furnished: 1, land_title: 1, age: 1, quarter: 1 },
-          weight: 0.07,
-        },
-      ],
-      method: 'quarter_comparables',
-      method_detail: 'Comparables in Bonapriso.',
-      coefficients: { surface: 0.93, bedrooms: 0.12, furnished: 0.55, land_title: 0.1, age: 0.01 },
-      basis: 'asking_prices',
-      sample_size: 31,
-      subject: {
-        city: 'Douala',
-        neighborhood: 'Bonapriso',
-        type: 'villa',
-        purpose: 'sale',
-        surface: 440,
-        bedrooms: 5,
-        bathrooms: null,
-        furnished: null,
-        land_title: 'titled',
-      },
-      currency: 'XAF',
-      as_of: '2026-11-25T06:00:00.000Z',
-    },
-    meta: { quota: QUOTA, request_id: REQUEST_ID, dataset: 'live' },
-  };
-}
-
 /** Success examples per endpoint (the contract's endpoint names). */
 export const SUCCESS_EXAMPLES: Record<string, Record<string, NamedExample>> = {
   'listings.search': {
@@ -260,7 +221,7 @@ export const SUCCESS_EXAMPLES: Record<string, Record<string, NamedExample>> = {
   'valuations.get': {
     villa: {
       summary: 'A 5-bedroom villa in Bonapriso, valued from the adverts of its quarter (one comparable shown)',
-      value: valuation(),
+      value: valuationExample(QUOTA, REQUEST_ID, listing(VILLA, 'XAF')),
     },
   },
   'exports.listings': {
