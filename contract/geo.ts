@@ -28,6 +28,8 @@ export interface GeoBox {
 const DECIMAL = /^-?[0-9]{1,3}(\.[0-9]{1,12})?$/;
 
 /** The numbers of a comma-separated list (or of an array, as typed clients pass them), or null. */
+function numbersOf(value: unknown, count: 2): [number, number] | null;
+function numbersOf(value: unknown, count: 4): [number, number, number, number] | null;
 function numbersOf(value: unknown, count: number): number[] | null {
   const parts = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : null;
   if (!parts || parts.length !== count) return null;

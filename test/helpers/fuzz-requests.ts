@@ -339,6 +339,8 @@ function validParamsOf(route: string, world: FuzzWorld): Params {
       return pick(['currency']);
     case 'market.stats':
     case 'market.trends':
+    case 'market.history':
+    case 'valuations.get':
       return pick(['city', 'neighborhood', 'purpose', 'type', 'currency']);
     default:
       return {};
@@ -378,12 +380,16 @@ function paramsOf(route: string, world: FuzzWorld): Params {
         currency: filters.currency,
       };
     case 'market.trends':
+    case 'market.history':
+    case 'valuations.get':
       return {
         city: filters.city,
         neighborhood: filters.neighborhood,
         purpose: filters.purpose,
         type: filters.type,
         currency: filters.currency,
+        ...(route === 'market.history' ? { bedrooms: filters.min_bedrooms, months: filters.min_bedrooms } : {}),
+        ...(route === 'valuations.get' ? { surface: filters.min_surface, bedrooms: filters.min_bedrooms } : {}),
       };
     default:
       return {};
@@ -484,6 +490,8 @@ const ROUTES: Array<{ route: string; weight: number; path: (world: FuzzWorld) =>
   { route: 'listings.get', weight: 12, path: (w) => listingIdValue(w).map((id) => `/api/v1/listings/${id}`) },
   { route: 'market.stats', weight: 12, path: () => fc.constant('/api/v1/market/stats') },
   { route: 'market.trends', weight: 10, path: () => fc.constant('/api/v1/market/trends') },
+  { route: 'market.history', weight: 6, path: () => fc.constant('/api/v1/market/history') },
+  { route: 'valuations.get', weight: 6, path: () => fc.constant('/api/v1/valuations') },
   { route: 'exports.listings', weight: 5, path: () => fc.constant('/api/v1/exports/listings') },
   { route: 'ping', weight: 6, path: () => fc.constant('/api/v1/ping') },
   { route: 'openapi', weight: 2, path: () => fc.constant('/api/v1/openapi.json') },
