@@ -32,6 +32,8 @@ const routes: Record<string, { responses: Record<number, unknown> }> = {
   'listings.get': contract.listings.get,
   'market.stats': contract.market.stats,
   'market.trends': contract.market.trends,
+  'market.history': contract.market.history,
+  'valuations.get': contract.valuations.get,
   ping: contract.ping,
 };
 

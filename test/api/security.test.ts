@@ -89,10 +89,12 @@ describe.each(ROUTE_CASES)('$name', (route) => {
   }
 });
 
-it('the plan table matches the specification: Starter has no trends, only Enterprise exports', () => {
+it('the plan table matches the specification: Starter has no trends nor history, only Enterprise exports and values', () => {
   const only = (name: string) => ROUTE_CASES.find((r) => r.name === name)!.metadata.plans;
   expect(only('market.trends')).toEqual(['pro', 'enterprise']);
+  expect(only('market.history')).toEqual(['pro', 'enterprise']);
   expect(only('exports.listings')).toEqual(['enterprise']);
-  for (const r of ROUTE_CASES.filter((r) => !['market.trends', 'exports.listings'].includes(r.name)))
-    expect(r.metadata.plans).toEqual([...PLAN_NAMES]);
+  expect(only('valuations.get')).toEqual(['enterprise']);
+  const apart = ['market.trends', 'market.history', 'exports.listings', 'valuations.get'];
+  for (const r of ROUTE_CASES.filter((r) => !apart.includes(r.name))) expect(r.metadata.plans).toEqual([...PLAN_NAMES]);
 });

@@ -24,6 +24,16 @@ export const ROUTE_CASES: RouteCase[] = [
   { name: 'listings.get', path: (id) => `/api/v1/listings/${id}`, metadata: contract.listings.get.metadata as RouteMetadata },
   { name: 'market.stats', path: () => '/api/v1/market/stats?city=Douala', metadata: contract.market.stats.metadata as RouteMetadata },
   { name: 'market.trends', path: () => '/api/v1/market/trends?city=Douala', metadata: contract.market.trends.metadata as RouteMetadata },
+  {
+    name: 'market.history',
+    path: () => '/api/v1/market/history?city=Douala&purpose=rent',
+    metadata: contract.market.history.metadata as RouteMetadata,
+  },
+  {
+    name: 'valuations.get',
+    path: () => '/api/v1/valuations?city=Douala&type=apartment&purpose=rent',
+    metadata: contract.valuations.get.metadata as RouteMetadata,
+  },
   { name: 'ping', path: () => '/api/v1/ping', metadata: contract.ping.metadata as RouteMetadata },
   {
     name: 'exports.listings',
