@@ -421,16 +421,24 @@ function encodeValue(value: string, how: string): string {
 function queryString(route: string, world: FuzzWorld): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 2, arbitrary: anyQueryString(paramsOf(route, world)) },
-    { weight: 1, arbitrary: validQueryString(validParamsOf(route, world)) },
+    { weight: 1, arbitrary: validQueryString(validParamsOf(route, world), REQUIRED[route]) },
   );
 }
 
 /** A few distinct valid parameters, each given once, encoded as a client would. */
-function validQueryString(params: Params): fc.Arbitrary<string> {
+/** Parameters a route answers 2xx only with (the others are optional). */
+const REQUIRED: Record<string, string[]> = {
+  'market.history': ['city', 'purpose'],
+  'valuations.get': ['city', 'type', 'purpose'],
+};
+
+function validQueryString(params: Params, required: string[] = []): fc.Arbitrary<string> {
   const names = Object.keys(params);
   if (!names.length) return fc.constant('');
+  const optional = names.filter((n) => !required.includes(n));
   return fc
-    .uniqueArray(fc.constantFrom(...names), { maxLength: 3 })
+    .uniqueArray(fc.constantFrom(...optional), { maxLength: 3 })
+    .map((chosen) => [...required, ...chosen])
     .chain((chosen) => fc.tuple(...chosen.map((name) => params[name].map((value) => `${name}=${pct(value)}`))))
     .map((pairs) => (pairs.length ? `?${pairs.join('&')}` : ''));
 }
@@ -491,7 +499,7 @@ const ROUTES: Array<{ route: string; weight: number; path: (world: FuzzWorld) =>
   { route: 'market.stats', weight: 12, path: () => fc.constant('/api/v1/market/stats') },
   { route: 'market.trends', weight: 10, path: () => fc.constant('/api/v1/market/trends') },
   { route: 'market.history', weight: 6, path: () => fc.constant('/api/v1/market/history') },
-  { route: 'valuations.get', weight: 6, path: () => fc.constant('/api/v1/valuations') },
+  { route: 'valuations.get', weight: 12, path: () => fc.constant('/api/v1/valuations') },
   { route: 'exports.listings', weight: 5, path: () => fc.constant('/api/v1/exports/listings') },
   { route: 'ping', weight: 6, path: () => fc.constant('/api/v1/ping') },
   { route: 'openapi', weight: 2, path: () => fc.constant('/api/v1/openapi.json') },
