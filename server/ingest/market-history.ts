@@ -36,7 +36,8 @@ WITH months AS (
   FROM generate_series($1::date::timestamp, $2::date::timestamp, interval '1 month') m
 ), lm AS (
   SELECT l.id, l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.purpose, l.type,
-         least(l.bedrooms, $4::int) AS bedrooms, l.surface, l.price, l.status, l.listed_at, l.removed_at,
+         -- least() skips NULLs: an unknown count must stay unknown, not join the top bucket.
+         CASE WHEN l.bedrooms IS NOT NULL THEN least(l.bedrooms, $4::int) END AS bedrooms, l.surface, l.price, l.status, l.listed_at, l.removed_at,
          m.month, m.s, m.e,
          (l.removed_at IS NULL OR l.removed_at >= m.e) AS active_end,
          l.listed_at >= m.s AS is_new,
