@@ -1,14 +1,13 @@
 /**
- * What is on offer: property type, purpose, rooms, surface and price, drawn so that they
+ * What is on offer: property type, purpose, rooms and surface, drawn so that they
  * agree with each other the way they do on Cameroonian portals (a studio has at most one
- * bedroom, land none and no bathroom, shops and offices no bedroom) and priced in XAF by
- * city, neighbourhood tier, type and purpose. Rents are monthly.
+ * bedroom, land none and no bathroom, shops and offices no bedroom). Prices come from the
+ * price model (price-model.ts), once the generator knows what the advert says.
  *
  * Weighted tables are built once at load: the generator draws millions of rows.
  */
-import type { City, Tier } from '../../contract/places.js';
+import type { Tier } from '../../contract/places.js';
 import type { PropertyType, Purpose } from './kinds.js';
-import { roundPrice } from './price-model.js';
 import { type Random, weightedTable } from './random.js';
 
 const TYPE_WEIGHTS: Record<PropertyType, number> = {
@@ -48,23 +47,6 @@ const PURPOSE_SHARES: Record<PropertyType, [number, number, number]> = {
   warehouse: [0.3, 0.7, 0],
 };
 
-/** Sale price per m² in a tier-1 Douala district (Bonapriso, Akwa), XAF. */
-const SALE_PER_M2: Record<PropertyType, number> = {
-  villa: 1_100_000,
-  duplex: 900_000,
-  house: 700_000,
-  apartment: 850_000,
-  studio: 800_000,
-  room: 600_000,
-  land: 350_000,
-  office: 900_000,
-  shop: 1_000_000,
-  warehouse: 250_000,
-};
-/** Built property loses less value from prime to popular districts than bare land does. */
-const SALE_TIER: Record<Tier, number> = { 1: 1, 2: 0.5, 3: 0.25 };
-const LAND_TIER: Record<Tier, number> = { 1: 1, 2: 0.3, 3: 0.08 };
-const RENT_TIER: Record<Tier, number> = { 1: 1, 2: 0.65, 3: 0.48 };
 /** Prime districts have larger homes. */
 const ROOMY: Record<Tier, number> = { 1: 1.2, 2: 1, 3: 0.9 };
 
@@ -104,7 +86,6 @@ export interface Property {
   bedrooms: number;
   bathrooms: number;
   surface: number;
-  price: number;
 }
 
 function around(rng: Random, base: number, tier: Tier): number {
@@ -167,45 +148,10 @@ function fillRooms(rng: Random, p: Property, tier: Tier): void {
   }
 }
 
-/** Monthly rent in a tier-1 Douala district, XAF. */
-function baseRent(type: PropertyType, bedrooms: number, surface: number): number {
-  switch (type) {
-    case 'villa':
-      return 1_200_000 + 250_000 * (bedrooms - 3);
-    case 'duplex':
-      return 800_000 + 150_000 * (bedrooms - 3);
-    case 'house':
-      return 250_000 + 100_000 * (bedrooms - 2);
-    case 'apartment':
-      return 100_000 + 150_000 * bedrooms;
-    case 'studio':
-      return 120_000;
-    case 'room':
-      return 50_000;
-    case 'office':
-      return 9_000 * surface;
-    case 'shop':
-      return 12_000 * surface;
-    case 'warehouse':
-      return 2_500 * surface;
-    case 'land':
-      return 100 * surface;
-  }
-}
-
-function priceOf(rng: Random, city: City, tier: Tier, p: Property): number {
-  if (p.purpose === 'sale') {
-    const tierFactor = p.type === 'land' ? LAND_TIER[tier] : SALE_TIER[tier];
-    return roundPrice(SALE_PER_M2[p.type] * city.saleLevel * tierFactor * rng.between(0.75, 1.3) * p.surface);
-  }
-  const furnished = p.purpose === 'furnished_rent' ? rng.between(1.6, 2.2) : 1;
-  return roundPrice(baseRent(p.type, p.bedrooms, p.surface) * city.rentLevel * RENT_TIER[tier] * rng.between(0.9, 1.15) * furnished);
-}
-
-export function drawProperty(rng: Random, city: City, tier: Tier): Property {
+/** Type, purpose, rooms and surface; the price comes from the price model (generator.ts). */
+export function drawProperty(rng: Random, tier: Tier): Property {
   const type = rng.draw(TYPE_TABLES[tier - 1]);
-  const p: Property = { type, purpose: rng.draw(PURPOSE_TABLES[type]), bedrooms: 0, bathrooms: 0, surface: 0, price: 0 };
+  const p: Property = { type, purpose: rng.draw(PURPOSE_TABLES[type]), bedrooms: 0, bathrooms: 0, surface: 0 };
   fillRooms(rng, p, tier);
-  p.price = priceOf(rng, city, tier, p);
   return p;
 }

@@ -6,14 +6,21 @@
  * bulk-load.ts). Seeding is idempotent: a listing already there (same source and
  * reference) is skipped, so the same seed run twice, or a larger count after a smaller
  * one, only adds what is missing.
+ *
+ * The generated rows go through the importer's own steps (validate.ts: quarter names
+ * resolved, titles written, terms settled; repeats folded as import.ts folds them: an
+ * active row repeating an earlier advert is not stored), so seeded data is what importing
+ * the same feed would store.
  */
 import type pg from 'pg';
 import { refreshMarketFigures } from '../ingest/market-refresh.js';
 import { estimatedListings, shouldBulkLoad, withSecondaryIndexesRebuilt } from '../ingest/bulk-load.js';
-import { insertListingsFrom, ListingBatch, UNNEST_LISTINGS } from '../ingest/columns.js';
+import { fingerprintOf, insertListingsFrom, ListingBatch, unnestListingsWithTerms } from '../ingest/columns.js';
 import { DEFAULT_SOURCE, generateListings } from './generator.js';
 import { InFlight } from '../ingest/in-flight.js';
+import { AdvertsSeen } from '../ingest/repeats.js';
 import type { Queryable } from '../ingest/upsert.js';
+import { validateRow } from '../ingest/validate.js';
 
 export interface SeedOptions {
   listings: number;
@@ -21,6 +28,8 @@ export interface SeedOptions {
   /** The generation instant (dates fall in the two years before it). Default: now. */
   now?: Date;
   source?: string;
+  /** Share of generated rows repeating an earlier advert (generator.ts). Default: the generator's. */
+  repeats?: number;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -32,7 +41,7 @@ const insert = insertListingsFrom('$27');
 const SEED_SQL = `
 WITH inserted AS (
   INSERT INTO listings ${insert.columns}
-  SELECT ${insert.select} FROM ${UNNEST_LISTINGS}
+  SELECT ${insert.select} FROM ${unnestListingsWithTerms(31)}
   ON CONFLICT DO NOTHING
   RETURNING id
 ), history AS (
@@ -50,7 +59,7 @@ async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOpt
   let done = 0;
   let batch = new ListingBatch(opts.source);
   const flush = async () => {
-    const params = [...batch.params(), opts.source, ...batch.historyParams()];
+    const params = [...batch.params(), opts.source, ...batch.historyParams(), ...batch.termsParams()];
     const size = batch.size;
     batch = new ListingBatch(opts.source);
     await inFlight.add(async () => {
@@ -60,8 +69,18 @@ async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOpt
       opts.onProgress?.(done, opts.listings);
     });
   };
-  for (const record of generateListings({ count: opts.listings, seed: opts.seed, now: opts.now, source: opts.source })) {
-    batch.push(record);
+  const adverts = new AdvertsSeen();
+  const rowsOf = generateListings({ count: opts.listings, seed: opts.seed, now: opts.now, source: opts.source, repeats: opts.repeats });
+  for (const row of rowsOf) {
+    const checked = validateRow(row);
+    if (!checked.ok) throw new Error(`generated row ${row.source_ref} breaks the import rules: ${checked.reason}`);
+    const record = checked.record;
+    const fingerprint = fingerprintOf(record);
+    if (record.status === 'active' && adverts.repeated(fingerprint, record.source_ref) !== undefined) {
+      done++;
+      continue;
+    }
+    batch.push(record, undefined, fingerprint);
     if (batch.size >= BATCH_ROWS) await flush();
   }
   if (batch.size > 0) await flush();

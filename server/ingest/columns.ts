@@ -66,10 +66,6 @@ const UNNEST_NAMES = `id, title, price, city, city_key, neighborhood, neighborho
        purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name, contact_phone,
        contact_email, street_address, source_ref, raw_neighborhood, lat, lng, fingerprint`;
 
-/** The unnest() column list, in the order of `ListingBatch.params()` ($1..$26). */
-export const UNNEST_LISTINGS = `unnest(${UNNEST_ARRAYS}
-) AS t(${UNNEST_NAMES})`;
-
 /**
  * The same with the advert's terms (`ListingBatch.termsParams()`) as four more arrays,
  * from `$first` on: furnished, advance_months, deposit_months, land_title.
@@ -85,16 +81,11 @@ export function unnestListingsWithTerms(first: number): string {
 export const TERM_COLUMNS = ['furnished', 'advance_months', 'deposit_months', 'land_title'];
 
 /**
- * The INSERT column list and the matching SELECT over `t`, with `sourceParam` as the
- * source. With `terms`, `t` carries the advert's terms (unnestListingsWithTerms); without,
- * they are what a row that states none has: a furnished_rent row is furnished, a sale's
- * land title is `unknown`, the rest null.
+ * The INSERT column list and the matching SELECT over `t` (unnestListingsWithTerms), with
+ * `sourceParam` as the source.
  */
-export function insertListingsFrom(sourceParam: string, terms = false): { columns: string; select: string } {
-  const termValues = terms
-    ? `t.furnished, t.advance_months, t.deposit_months, t.land_title::"LandTitle"`
-    : `CASE WHEN t.purpose = 'furnished_rent' THEN true END, NULL::int, NULL::int,
-      CASE WHEN t.purpose = 'sale' THEN 'unknown'::"LandTitle" END`;
+export function insertListingsFrom(sourceParam: string): { columns: string; select: string } {
+  const termValues = `t.furnished, t.advance_months, t.deposit_months, t.land_title::"LandTitle"`;
   return {
     columns: `(id, title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms,
       bathrooms, type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name,
@@ -109,7 +100,7 @@ export function insertListingsFrom(sourceParam: string, terms = false): { column
 }
 
 export class ListingBatch {
-  /** One array per column, keys in the order of UNNEST_LISTINGS. */
+  /** One array per column, keys in the order of the unnest() arrays. */
   private readonly c = {
     id: new ArrayLiteral(),
     title: new ArrayLiteral(),
@@ -138,7 +129,7 @@ export class ListingBatch {
     lng: new ArrayLiteral(),
     fingerprint: new ArrayLiteral(),
   };
-  /** The advert's terms, apart: the generator's seed writes rows without them. */
+  /** The advert's terms (unnestListingsWithTerms' last four arrays). */
   private readonly t = {
     furnished: new ArrayLiteral(),
     advance_months: new ArrayLiteral(),
@@ -207,7 +198,7 @@ export class ListingBatch {
     }
   }
 
-  /** $1..$26 in the order of UNNEST_LISTINGS. */
+  /** $1..$26 in the order of the unnest() arrays (unnestListingsWithTerms). */
   params(): string[] {
     return Object.values(this.c).map((a) => a.toString());
   }

@@ -20,7 +20,7 @@
 import type pg from 'pg';
 import { insertListingsFrom, type ListingBatch, TERM_COLUMNS, unnestListingsWithTerms } from './columns.js';
 
-const insert = insertListingsFrom('$27', true);
+const insert = insertListingsFrom('$27');
 
 const PUBLIC = [
   'title',

@@ -245,7 +245,7 @@ describe('filters on the advert terms', () => {
 });
 
 describe('the fixed public sample (test keys)', () => {
-  it('carries the terms too: its furnished rents are furnished, its sales of unknown title', async () => {
+  it('carries the terms too: furnished rents are furnished, sales carry their land title, rents their advance', async () => {
     const { key } = await createKey(t.db.prisma, t.caller.id, 'terms', new Date(), { kind: 'test' });
     const count = async (where: string) =>
       (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM sample.listings WHERE status = 'active' AND ${where}`)).rows[0]
@@ -256,8 +256,16 @@ describe('the fixed public sample (test keys)', () => {
     expect(furnished.body.meta.total).toBe(await count("purpose = 'furnished_rent'"));
     expect(furnished.body.meta.total).toBe(await count('furnished'));
     expect(furnished.body.meta.total).toBeGreaterThan(0);
+    // The generator states titles on most sales (README, "Demo data"); unsaid is `unknown`.
+    const titled = await get(t.baseUrl, '/api/v1/listings?land_title=titled&limit=1', key);
+    expect(titled.body.meta.total).toBe(await count("land_title = 'titled'"));
+    expect(titled.body.meta.total).toBeGreaterThan(0);
     const unknown = await get(t.baseUrl, '/api/v1/listings?land_title=unknown&limit=1', key);
-    expect(unknown.body.meta.total).toBe(await count("purpose = 'sale'"));
+    expect(unknown.body.meta.total).toBe(await count("purpose = 'sale' AND land_title = 'unknown'"));
     expect(unknown.body.data[0]).toMatchObject({ purpose: 'sale', land_title: 'unknown', advance_months: null });
+    const sixMonths = await get(t.baseUrl, '/api/v1/listings?max_advance_months=6&limit=1', key);
+    expect(sixMonths.body.meta.total).toBe(await count('advance_months <= 6'));
+    expect(sixMonths.body.meta.total).toBeGreaterThan(0);
+    expect(sixMonths.body.meta.total).toBeLessThan(await count("purpose <> 'sale'"));
   });
 });

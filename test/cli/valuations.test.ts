@@ -13,31 +13,37 @@ import { targetsOf } from '../../server/cli/commands/valuations.js';
 import { generateListings } from '../../server/generate/generator.js';
 import { GAZETTEER, resolveQuarter } from '../../server/platform/gazetteer.js';
 import { matchKey } from '../../server/platform/text.js';
+import { validateRow } from '../../server/ingest/validate.js';
 import { admin } from '../helpers/admin.js';
 
 const NOW = new Date('2026-11-20T00:00:00Z');
 
-/** A generated feed as the evaluation reads rows from the database. */
+/** A generated feed as the evaluation reads rows from the database: stored as the importer stores it. */
 function generatedRows(count: number, seed: number): EvalRow[] {
   return [...generateListings({ count, seed, now: NOW })].map((g, i) => {
-    const cityKey = matchKey(g.city);
-    const quarter = resolveQuarter(GAZETTEER.get(cityKey)!, g.neighborhood);
+    const checked = validateRow(structuredClone(g));
+    if (!checked.ok) throw new Error(checked.reason);
+    const r = checked.record;
+    const cityKey = matchKey(r.city);
+    const quarter = r.neighborhood ? resolveQuarter(GAZETTEER.get(cityKey)!, r.neighborhood) : null;
     return {
       id: `gen-${i}`,
       source: 'mboa-seed',
-      city: g.city,
+      city: r.city,
       cityKey,
-      neighborhood: quarter?.name ?? g.neighborhood,
-      quarterKey: quarter?.key ?? null,
-      purpose: g.purpose,
-      type: g.type,
-      price: g.price,
-      surface: g.surface ?? null,
-      bedrooms: g.bedrooms ?? null,
-      furnished: (g as { furnished?: boolean | null }).furnished ?? (g.purpose === 'furnished_rent' ? true : null),
-      landTitle: (g as { land_title?: string | null }).land_title ?? null,
-      listedAt: Date.parse(g.listed_at),
-      point: quarter ? { lat: quarter.point.lat, lng: quarter.point.lng } : null,
+      neighborhood: r.neighborhood,
+      quarterKey: r.neighborhood_key ?? null,
+      purpose: r.purpose,
+      type: r.type,
+      price: r.price,
+      surface: r.surface ?? null,
+      bedrooms: r.bedrooms ?? null,
+      furnished: r.furnished ?? null,
+      landTitle: r.land_title ?? null,
+      listedAt: Date.parse(r.listed_at!),
+      // As evaluate.ts reads it: the advert's point, else its quarter's, else none.
+      point:
+        r.lat != null && r.lng != null ? { lat: r.lat, lng: r.lng } : quarter ? { lat: quarter.point.lat, lng: quarter.point.lng } : null,
     };
   });
 }

@@ -1,12 +1,13 @@
 /**
  * The generated listings hold together the way real ones do, over 20,000 rows: every row
  * passes the import rules, rooms fit the type, prices fit city and purpose, dates fall in
- * the last two years with more recent activity, and a seed gives the same rows every time.
+ * the last three years with more recent activity, and a seed gives the same rows every time.
+ * (What the rows leave out, misspell and repeat: generator-feed.test.ts.)
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CITIES } from '../../contract/places.js';
 import { type GeneratedRecord as ListingRecord, generateListings } from '../../server/generate/generator.js';
-import { ZListingRecord } from '../../server/ingest/record.js';
+import { validateRow } from '../../server/ingest/validate.js';
 
 const NOW = new Date('2026-11-22T06:00:00Z');
 const DAY = 86_400_000;
@@ -23,9 +24,8 @@ const ageDays = (iso: string) => (NOW.getTime() - Date.parse(iso)) / DAY;
 describe('generateListings', () => {
   it('produces rows the importer accepts, with unique references', () => {
     for (const r of rows) {
-      const parsed = ZListingRecord.safeParse(r);
-      if (!parsed.success)
-        throw new Error(`${r.source_ref}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+      const checked = validateRow(structuredClone(r));
+      if (!checked.ok) throw new Error(`${r.source_ref}: ${checked.reason}`);
     }
     expect(new Set(rows.map((r) => r.source_ref)).size).toBe(rows.length);
   });
@@ -38,10 +38,12 @@ describe('generateListings', () => {
     const ranked = [...byCity].sort((a, b) => b[1] - a[1]).map(([c]) => c);
     expect(ranked.slice(0, 2).sort()).toEqual(['Douala', 'Yaoundé']);
     expect((byCity.get('Douala')! + byCity.get('Yaoundé')!) / rows.length).toBeGreaterThan(0.55);
-    for (const r of rows) {
-      const city = CITIES.find((c) => c.name === r.city)!;
-      expect(city.neighbourhoods.map((n) => n.name)).toContain(r.neighborhood);
-    }
+    // Written as adverts spell them: most resolve to one of the city's quarters.
+    const resolved = rows.filter((r) => {
+      const checked = validateRow(structuredClone(r));
+      return checked.ok && checked.record.neighborhood_key != null;
+    });
+    expect(resolved.length / rows.length).toBeGreaterThan(0.95);
   });
 
   it('keeps rooms and surface consistent with the type', () => {
@@ -49,12 +51,12 @@ describe('generateListings', () => {
       const ctx = `${r.source_ref} ${r.type} ${r.bedrooms}/${r.bathrooms}/${r.surface}`;
       switch (r.type) {
         case 'studio':
-          expect(r.bedrooms, ctx).toBeLessThanOrEqual(1);
-          expect(r.surface, ctx).toBeLessThanOrEqual(40);
+          if (r.bedrooms != null) expect(r.bedrooms, ctx).toBeLessThanOrEqual(1);
+          if (r.surface != null) expect(r.surface, ctx).toBeLessThanOrEqual(40);
           break;
         case 'room':
-          expect(r.bedrooms, ctx).toBe(1);
-          expect(r.surface, ctx).toBeLessThanOrEqual(20);
+          if (r.bedrooms != null) expect(r.bedrooms, ctx).toBe(1);
+          if (r.surface != null) expect(r.surface, ctx).toBeLessThanOrEqual(20);
           break;
         case 'land':
           expect([r.bedrooms, r.bathrooms], ctx).toEqual([0, 0]);
@@ -65,15 +67,15 @@ describe('generateListings', () => {
           expect(r.bedrooms, ctx).toBe(0);
           break;
         case 'villa':
-          expect(r.bedrooms, ctx).toBeGreaterThanOrEqual(3);
-          expect(r.surface, ctx).toBeGreaterThanOrEqual(250);
+          if (r.bedrooms != null) expect(r.bedrooms, ctx).toBeGreaterThanOrEqual(3);
+          if (r.surface != null) expect(r.surface, ctx).toBeGreaterThanOrEqual(250);
           break;
         case 'apartment':
         case 'house':
         case 'duplex':
-          expect(r.bedrooms, ctx).toBeGreaterThanOrEqual(1);
-          expect(r.bathrooms, ctx).toBeGreaterThanOrEqual(1);
-          expect(r.bathrooms, ctx).toBeLessThanOrEqual(r.bedrooms! + 1);
+          if (r.bedrooms != null) expect(r.bedrooms, ctx).toBeGreaterThanOrEqual(1);
+          if (r.bathrooms != null) expect(r.bathrooms, ctx).toBeGreaterThanOrEqual(1);
+          if (r.bathrooms != null && r.bedrooms != null) expect(r.bathrooms, ctx).toBeLessThanOrEqual(r.bedrooms + 1);
           break;
       }
       expect(Number.isInteger(r.price) && r.price > 0, ctx).toBe(true);
@@ -85,18 +87,19 @@ describe('generateListings', () => {
     for (const r of rows) {
       if (r.purpose === 'sale') expect(r.price, r.source_ref).toBeGreaterThanOrEqual(500_000);
       if (r.purpose === 'sale') expect(r.price, r.source_ref).toBeLessThanOrEqual(2_000_000_000);
-      if (r.purpose !== 'sale') expect(r.price, r.source_ref).toBeGreaterThanOrEqual(5_000);
+      // A room to let in a small town asks a few thousand XAF a month.
+      if (r.purpose !== 'sale') expect(r.price, r.source_ref).toBeGreaterThanOrEqual(2_500);
       if (r.purpose !== 'sale') expect(r.price, r.source_ref).toBeLessThanOrEqual(10_000_000);
     }
     const villas = where((r) => r.neighborhood === 'Bonapriso' && r.type === 'villa' && r.purpose === 'sale');
     expect(villas.length).toBeGreaterThan(5);
-    for (const v of villas) expect(v.price).toBeGreaterThanOrEqual(250_000_000);
+    for (const v of villas) expect(v.price).toBeGreaterThanOrEqual(150_000_000);
     expect(median(villas.map((v) => v.price))).toBeGreaterThan(400_000_000);
 
-    const studios = where((r) => r.city === 'Bafoussam' && r.type === 'studio' && r.purpose === 'rent');
+    const studios = where((r) => r.city === 'Bafoussam' && r.type === 'studio' && r.purpose === 'rent' && r.furnished !== true);
     expect(studios.length).toBeGreaterThan(5);
-    for (const s of studios) expect(s.price).toBeGreaterThanOrEqual(15_000);
-    for (const s of studios) expect(s.price).toBeLessThanOrEqual(70_000);
+    for (const s of studios) expect(s.price).toBeGreaterThanOrEqual(10_000);
+    for (const s of studios) expect(s.price).toBeLessThanOrEqual(100_000);
 
     // Douala is dearer than Bafoussam for the same kind of property, and prime districts dearer than popular ones.
     const aptRent = (city: string) =>
@@ -106,22 +109,25 @@ describe('generateListings', () => {
     const tierOf = new Map(douala.neighbourhoods.map((n) => [n.name, n.tier]));
     const landPerM2 = (tier: number) =>
       median(
-        where((r) => r.city === 'Douala' && r.type === 'land' && tierOf.get(r.neighborhood) === tier).map((r) => r.price / r.surface!),
+        where((r) => r.city === 'Douala' && r.type === 'land' && r.surface != null && tierOf.get(r.neighborhood!) === tier).map(
+          (r) => r.price / r.surface!,
+        ),
       );
     expect(landPerM2(1)).toBeGreaterThan(3 * landPerM2(3));
   });
 
-  it('spreads listing dates over two years with more recent activity', () => {
+  it('spreads listing dates over three years with more recent activity', () => {
     for (const r of rows) {
       const age = ageDays(r.listed_at);
       expect(age, r.source_ref).toBeGreaterThanOrEqual(0);
-      expect(age, r.source_ref).toBeLessThanOrEqual(730);
+      expect(age, r.source_ref).toBeLessThanOrEqual(1_095);
       expect(Date.parse(r.updated_at!)).toBeGreaterThanOrEqual(Date.parse(r.listed_at));
       expect(Date.parse(r.updated_at!)).toBeLessThanOrEqual(NOW.getTime());
     }
     const last30 = where((r) => ageDays(r.listed_at) < 30).length;
     const previous30 = where((r) => ageDays(r.listed_at) >= 30 && ageDays(r.listed_at) < 60).length;
     const year2 = where((r) => ageDays(r.listed_at) >= 365).length;
+    expect(where((r) => ageDays(r.listed_at) >= 730).length).toBeGreaterThan(rows.length * 0.1);
     expect(last30).toBeGreaterThan(previous30);
     expect(last30 / rows.length).toBeGreaterThan(0.04);
     expect(year2).toBeGreaterThan(rows.length * 0.2);
@@ -129,8 +135,9 @@ describe('generateListings', () => {
 
   it('removes some listings (sold, rented, withdrawn) and drops some prices, with their history', () => {
     const removed = where((r) => r.status !== 'active');
-    expect(removed.length / rows.length).toBeGreaterThan(0.1);
-    expect(removed.length / rows.length).toBeLessThan(0.4);
+    // Stock turns over: most adverts of three years have ended, a quarter to a half are on the market.
+    expect(removed.length / rows.length).toBeGreaterThan(0.5);
+    expect(removed.length / rows.length).toBeLessThan(0.8);
     for (const r of rows) {
       if (r.status === 'active') expect(r.removed_at ?? null).toBeNull();
       else {
@@ -156,19 +163,21 @@ describe('generateListings', () => {
   });
 
   it('writes French and English titles as portals do, with fake Cameroonian contacts', () => {
-    const english = (r: ListingRecord) => /\b(for rent|for sale)\b/.test(r.title) || /^(Furnished|Fully furnished) /.test(r.title);
-    const anglophone = where((r) => ['Buea', 'Limbe', 'Bamenda'].includes(r.city));
+    const titled = where((r) => r.title != null);
+    const english = (r: ListingRecord) => /\b(for rent|for sale)\b/.test(r.title!) || /^(Furnished|Fully furnished) /.test(r.title!);
+    const anglophone = titled.filter((r) => ['Buea', 'Limbe', 'Bamenda'].includes(r.city));
     expect(anglophone.filter(english).length / anglophone.length).toBeGreaterThan(0.7);
-    const douala = where((r) => r.city === 'Douala');
+    const douala = titled.filter((r) => r.city === 'Douala');
     expect(douala.filter(english).length / douala.length).toBeLessThan(0.2);
+    for (const r of titled) expect(r.title).toContain(r.neighborhood);
     for (const r of rows) {
-      expect(r.title).toContain(r.neighborhood);
-      expect(r.contact_phone).toMatch(/^\+237 6\d{2} \d{2} \d{2} \d{2}$/);
-      expect(r.contact_email).toMatch(/^[a-z.]+\d*@([a-z-]+\.)?example\.(com|net|org)$/); // reserved example domains
-      expect(r.street_address).toContain(r.city);
+      if (r.contact_phone != null) expect(r.contact_phone).toMatch(/^\+237 6\d{2} \d{2} \d{2} \d{2}$/);
+      // Reserved example domains only.
+      if (r.contact_email != null) expect(r.contact_email).toMatch(/^[a-z.]+\d*@([a-z-]+\.)?example\.(com|net|org)$/);
+      if (r.street_address != null) expect(r.street_address).toContain(r.city);
     }
-    expect(rows.some((r) => /^Villa duplex \d chambres à vendre/.test(r.title))).toBe(true);
-    expect(rows.some((r) => /^\d-bedroom apartment for rent in /.test(r.title))).toBe(true);
+    expect(titled.some((r) => /^Villa duplex \d chambres à vendre/.test(r.title!))).toBe(true);
+    expect(titled.some((r) => /^\d-bedroom apartment for rent in /.test(r.title!))).toBe(true);
   });
 
   it('is deterministic for a seed and now, and a larger count extends a smaller one', () => {
