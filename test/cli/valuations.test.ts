@@ -1,7 +1,7 @@
 /**
  * The valuations' accuracy on a generated feed meets the published targets (README,
  * "Valuations"): MdAPE below both baselines on the same held-out rows, the 80 % range
- * holding 75 to 85 % of held-out prices, and, on rows the current generator priced,
+ * holding 75 to 85 % of held-out prices, and, on a generated feed of 20,000 rows,
  * an MdAPE within 1.3 times a model knowing the generator's formula. The figures are
  * recomputed here from the predictions; `valuations evaluate` prints the same on the
  * test database.
@@ -55,7 +55,7 @@ const median = (xs: number[]) => {
 
 describe('valuations evaluate', () => {
   it('meets the targets on a generated feed, figures re-done from the predictions', () => {
-    const preds = evaluate(generatedRows(8000, 11), { seed: 3, share: 0.2, asOf: NOW, exactPrice });
+    const preds = evaluate(generatedRows(20_000, 11), { seed: 3, share: 0.2, asOf: NOW, exactPrice });
     const valued = preds.filter((p) => p.estimate !== null);
     expect(valued.length).toBeGreaterThan(0.85 * preds.length);
     const f = figures(preds);
@@ -70,8 +70,11 @@ describe('valuations evaluate', () => {
     expect(Math.abs(inside - 0.8)).toBeLessThanOrEqual(0.05);
     const targets = targetsOf(f);
     expect(targets.beatsBaselines && targets.honestRange).toBe(true);
-    // null only while the generator does not price rows with its own formula.
-    expect(targets.nearExact).not.toBe(false);
+    // The generator prices its rows with price-model.ts: the exact formula's MdAPE is known, and the
+    // valuations come within 1.3 times of it (on 20,000 rows; thinner feeds leave quarters with few comparables).
+    expect(f.exactMdape).not.toBeNull();
+    expect(f.mdape / f.exactMdape!).toBeLessThanOrEqual(1.3);
+    expect(targets.nearExact).toBe(true);
   });
 
   it('holds out the same rows for the same seed', () => {
