@@ -49,14 +49,16 @@ const NEAR_FORMAT = 'must be `lat,lng` in decimal degrees (latitude -90 to 90, l
 const BBOX_FORMAT =
   'must be `min_lng,min_lat,max_lng,max_lat` in decimal degrees (longitude -180 to 180, latitude -90 to 90), e.g. 9.68,4.03,9.73,4.07';
 
-const near = z.union([z.string(), z.tuple([z.number(), z.number()])]).transform((value, ctx): GeoPoint => {
-  const n = numbersOf(value, 2);
-  if (!n || !latOk(n[0]) || !lngOk(n[1])) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: NEAR_FORMAT });
-    return z.NEVER;
-  }
-  return { lat: n[0], lng: n[1] };
-});
+/** A fresh `near` schema each call: extendApi writes its description onto the schema it is given. */
+const nearSchema = () =>
+  z.union([z.string(), z.tuple([z.number(), z.number()])]).transform((value, ctx): GeoPoint => {
+    const n = numbersOf(value, 2);
+    if (!n || !latOk(n[0]) || !lngOk(n[1])) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: NEAR_FORMAT });
+      return z.NEVER;
+    }
+    return { lat: n[0], lng: n[1] };
+  });
 
 const bbox = z.union([z.string(), z.tuple([z.number(), z.number(), z.number(), z.number()])]).transform((value, ctx): GeoBox => {
   const n = numbersOf(value, 4);
@@ -80,7 +82,7 @@ const EXCLUDED =
 
 /** The geographic query parameters (typed clients pass `near` as `[lat, lng]` and `bbox` as four numbers, or as text). */
 export const GEO_PARAMS = {
-  near: extendApi(near, {
+  near: extendApi(nearSchema(), {
     description: `Only listings within \`radius_m\` metres of this point, \`lat,lng\` in decimal degrees (WGS84); each result then carries \`distance_m\`. Combines with every other filter and with \`bbox\` (both apply). ${EXCLUDED} Anything else is a 400 naming the parameter.`,
     // On the wire, text; the array form is typed clients' (written with commas).
     type: 'string',
@@ -98,6 +100,25 @@ export const GEO_PARAMS = {
     example: '9.68,4.03,9.73,4.07',
   }).optional(),
 };
+
+/**
+ * `near` and `radius_m` delimiting the area of a figure (market history): `described`
+ * says what the area selects; `radius_m` from 1 to `maxRadius`, `defaultRadius` when absent.
+ */
+export function areaParams(described: string, defaultRadius: number, maxRadius: number) {
+  return {
+    near: extendApi(nearSchema(), {
+      description: `${described} within \`radius_m\` metres of this point, \`lat,lng\` in decimal degrees (WGS84). ${EXCLUDED}`,
+      type: 'string',
+      oneOf: undefined,
+      example: '4.0483,9.7043',
+    }).optional(),
+    radius_m: extendApi(wholeNumber(1, maxRadius), {
+      description: `Radius around \`near\`, metres: a whole number written in digits, 1 to ${maxRadius.toLocaleString('en-US')}; ${defaultRadius.toLocaleString('en-US')} when \`near\` is given without it. Only with \`near\`.`,
+      example: 1000,
+    }).optional(),
+  };
+}
 
 /** The value of `sort` that orders by distance to `near`. */
 export const DISTANCE_SORT = 'distance';

@@ -5,6 +5,7 @@
  */
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+import { areaParams, checkGeoParams } from './geo.js';
 import { ZCollectionMeta } from './meta.js';
 import { currencyParam, enumParam, oneOf, textParam, wholeNumberParam } from './params.js';
 import { PROPERTY_TYPES, PURPOSES, TREND_MIN_SAMPLE, ZCurrency } from './schemas.js';
@@ -16,6 +17,9 @@ import { PROPERTY_TYPES, PURPOSES, TREND_MIN_SAMPLE, ZCurrency } from './schemas
 export const HISTORY_MIN_SAMPLE = TREND_MIN_SAMPLE;
 export const HISTORY_MAX_MONTHS = 36;
 export const HISTORY_DEFAULT_MONTHS = 24;
+/** The area of a series around a point (`near`): computed on demand, so kept small. */
+export const HISTORY_RADIUS_DEFAULT_M = 1_000;
+export const HISTORY_RADIUS_MAX_M = 5_000;
 /** The top bedrooms bucket: `bedrooms=5` is five bedrooms or more. */
 export const BEDROOMS_TOP = 5;
 
@@ -28,6 +32,11 @@ export const ZHistoryQuery = z
   .object({
     city: textParam('The city (required), matched regardless of case and accents.', 'Douala'),
     neighborhood: textParam('Only this quarter of `city`: its own series instead of the whole city.', 'Bonamoussadi').optional(),
+    ...areaParams(
+      'Instead of a quarter, only the listings of `city` (computed on demand, not precomputed: a few hundred milliseconds)',
+      HISTORY_RADIUS_DEFAULT_M,
+      HISTORY_RADIUS_MAX_M,
+    ),
     purpose: extendApi(enumParam(PURPOSES), {
       description: 'Required: sale prices and monthly rents are never mixed in one median.',
       example: 'rent',
@@ -47,12 +56,25 @@ export const ZHistoryQuery = z
     ),
     currency: currencyParam('the prices'),
   })
-  .strict();
+  .strict()
+  .superRefine((q, ctx) => {
+    checkGeoParams(q, ctx);
+    if (q.near !== undefined && q.neighborhood !== undefined) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'a series is of a quarter or of an area around `near`, not both',
+        path: ['near'],
+      });
+    }
+  });
 export type THistoryQueryParsed = z.output<typeof ZHistoryQuery>;
 
 export const ZHistoryPoint = z.object({
   city: extendApi(z.string(), { description: 'City.', example: 'Douala' }),
-  neighborhood: extendApi(z.string().nullable(), { description: 'Quarter, or null for the whole city.', example: 'Bonamoussadi' }),
+  neighborhood: extendApi(z.string().nullable(), {
+    description: 'Quarter, or null for the whole city or an area around `near`.',
+    example: 'Bonamoussadi',
+  }),
   purpose: extendApi(oneOf(PURPOSES), { description: 'Purpose.', example: 'rent' }),
   type: extendApi(oneOf(PROPERTY_TYPES).nullable(), { description: 'Property type, or null for every type.', example: 'apartment' }),
   bedrooms: extendApi(z.number().int().nullable(), {

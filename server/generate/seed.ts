@@ -53,9 +53,17 @@ WITH inserted AS (
 )
 SELECT (SELECT count(*) FROM inserted)::int AS inserted`;
 
-async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOptions & { source: string; now: Date }): Promise<number> {
+interface Seeded {
+  /** Listings inserted (those already there are skipped). */
+  rows: number;
+  /** Generated rows not stored: active repeats of an earlier advert. */
+  folded: number;
+}
+
+async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOptions & { source: string; now: Date }): Promise<Seeded> {
   const inFlight = new InFlight(concurrency);
   let rows = 0;
+  let folded = 0;
   let done = 0;
   let batch = new ListingBatch(opts.source);
   const flush = async () => {
@@ -78,6 +86,7 @@ async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOpt
     const fingerprint = fingerprintOf(record);
     if (record.status === 'active' && adverts.repeated(fingerprint, record.source_ref) !== undefined) {
       done++;
+      folded++;
       continue;
     }
     batch.push(record, undefined, fingerprint);
@@ -85,16 +94,16 @@ async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOpt
   }
   if (batch.size > 0) await flush();
   await inFlight.drain();
-  return rows;
+  return { rows, folded };
 }
 
-export async function seedListings(pool: pg.Pool, opts: SeedOptions): Promise<{ rows: number; seconds: number }> {
+export async function seedListings(pool: pg.Pool, opts: SeedOptions): Promise<Seeded & { seconds: number }> {
   const started = performance.now();
   const run = { ...opts, source: opts.source ?? DEFAULT_SOURCE, now: opts.now ?? new Date() };
-  const rows = shouldBulkLoad(opts.listings, await estimatedListings(pool))
+  const seeded = shouldBulkLoad(opts.listings, await estimatedListings(pool))
     ? // One transaction, one connection: a single batch in flight while the next is generated.
       await withSecondaryIndexesRebuilt(pool, (client) => insertGenerated(client, 1, run))
     : await insertGenerated(pool, Math.min(CONCURRENCY, pool.options.max ?? CONCURRENCY), run);
   await refreshMarketFigures(pool, run.now);
-  return { rows, seconds: (performance.now() - started) / 1000 };
+  return { ...seeded, seconds: (performance.now() - started) / 1000 };
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HISTORY_MIN_SAMPLE } from '../../contract/history.js';
 import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
+import { expectHistoryEqualsDirect } from '../helpers/market-history.js';
 import { get, serverWithAccount, storedUsage } from '../helpers/server.js';
 
 const t = serverWithAccount('pro');
@@ -30,74 +31,9 @@ interface Point {
   [k: string]: unknown;
 }
 
-/** Month `YYYY-MM` → [start, end) in UTC. */
-function bounds(month: string): [Date, Date] {
-  const s = new Date(`${month}-01T00:00:00Z`);
-  const e = new Date(s);
-  e.setUTCMonth(e.getUTCMonth() + 1);
-  return [s, e];
-}
-
-/** One month of a series, from listings and price_history directly. `series` is a WHERE clause over `l` using $3... */
-async function direct(month: string, series: string, params: unknown[]) {
-  const [s, e] = bounds(month);
-  const { rows } = await t.db.pool.query(
-    `WITH at_end AS (
-       SELECT l.surface,
-              coalesce((SELECT ph.price FROM price_history ph WHERE ph.listing_id = l.id AND ph.changed_at < $2
-                        ORDER BY ph.changed_at DESC, ph.id DESC LIMIT 1), l.price) AS p
-       FROM listings l WHERE ${series} AND l.listed_at < $2 AND (l.removed_at IS NULL OR l.removed_at >= $2)
-     ), gone AS (
-       SELECT l.status::text AS status, floor(extract(epoch FROM l.removed_at - l.listed_at) / 86400) AS days
-       FROM listings l WHERE ${series} AND l.removed_at >= $1 AND l.removed_at < $2
-     )
-     SELECT (SELECT count(*)::int FROM at_end) AS active,
-            (SELECT count(*)::int FROM listings l WHERE ${series} AND l.listed_at >= $1 AND l.listed_at < $2) AS new,
-            (SELECT count(*)::int FROM gone WHERE status = 'sold') AS sold,
-            (SELECT count(*)::int FROM gone WHERE status = 'rented') AS rented,
-            (SELECT count(*)::int FROM gone WHERE status = 'withdrawn') AS withdrawn,
-            (SELECT count(*)::int FROM gone) AS gone,
-            (SELECT round(percentile_cont(0.25) WITHIN GROUP (ORDER BY p))::float8 FROM at_end) AS p25,
-            (SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p))::float8 FROM at_end) AS median,
-            (SELECT round(percentile_cont(0.75) WITHIN GROUP (ORDER BY p))::float8 FROM at_end) AS p75,
-            (SELECT count(*)::int FROM at_end WHERE surface > 0) AS n_ppm,
-            (SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY round(p / surface)))::float8 FROM at_end WHERE surface > 0) AS ppm,
-            (SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY days))::float8 FROM gone) AS dom`,
-    [s, e, ...params],
-  );
-  return rows[0] as Record<string, number>;
-}
-
-const floor = (n: number, v: number | null) => (n >= HISTORY_MIN_SAMPLE ? v : null);
-
-async function expectSeriesEqualsDirect(path: string, series: string, params: unknown[], minActive: number) {
-  const res = await get(t.baseUrl, path, t.key);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const points = res.body.data as Point[];
-  expect(points).toHaveLength(res.body.meta.total);
-  let checked = 0;
-  for (const p of points) {
-    const d = await direct(p.month, series, params);
-    expect(p, p.month).toMatchObject({
-      active_listings: d.active,
-      sample_size: d.active,
-      new_listings: d.new,
-      removed_listings: { sold: d.sold, rented: d.rented, withdrawn: d.withdrawn },
-      p25_price: floor(d.active, d.p25),
-      median_price: floor(d.active, d.median),
-      p75_price: floor(d.active, d.p75),
-      price_per_m2_sample_size: d.n_ppm,
-      median_price_per_m2: floor(d.n_ppm, d.ppm),
-      days_on_market_sample_size: d.gone,
-      median_days_on_market: floor(d.gone, d.dom),
-      currency: 'XAF',
-    });
-    if (d.active >= minActive) checked++;
-  }
-  // The series is not empty: most months have a real sample.
-  expect(checked).toBeGreaterThan(points.length / 2);
-  return points;
-}
+/** The answer of `path`, every month checked against SQL over the listings (helpers/market-history.ts). */
+const expectSeriesEqualsDirect = (path: string, series: string, params: unknown[], minActive: number) =>
+  expectHistoryEqualsDirect(t, path, series, params, minActive);
 
 /** The Douala quarter with the most rent listings, as the places table names it. */
 async function busiestQuarter() {

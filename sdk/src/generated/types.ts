@@ -955,6 +955,21 @@ export interface MarketHistoryParams {
    */
   neighborhood?: Neighborhood | undefined;
   /**
+   * Instead of a quarter, only the listings of `city` (computed on demand, not precomputed: a few
+   * hundred milliseconds) within `radius_m` metres of this point, `lat,lng` in decimal degrees
+   * (WGS84). Only listings with a point of their own (`location.precision` `street`) or placed at
+   * their quarter’s centroid (`neighborhood`) are found; a listing located only by its city
+   * (`city`) never is.
+   * @example "4.0483,9.7043"
+   */
+  near?: string | [number, number] | undefined;
+  /**
+   * Radius around `near`, metres: a whole number written in digits, 1 to 5,000; 1,000 when `near`
+   * is given without it. Only with `near`.
+   * @example 1000
+   */
+  radius_m?: number | undefined;
+  /**
    * Required: sale prices and monthly rents are never mixed in one median.
    * @example "rent"
    */
@@ -999,7 +1014,7 @@ export interface MarketHistoryResponse {
      */
     city: string;
     /**
-     * Quarter, or null for the whole city.
+     * Quarter, or null for the whole city or an area around `near`.
      * @example "Bonamoussadi"
      */
     neighborhood: string | null;
@@ -1294,6 +1309,13 @@ export interface ListingExportParams {
  * `type`, `purpose`, and what is known of it) or name a listing (`listing_id`). Mboa sees adverts,
  * not deeds: `basis` is `asking_prices`. Fewer than 5 usable comparables is a 422
  * `insufficient_data` naming what is missing. Enterprise only.
+ *
+ * Accuracy, measured on 50,000 generated adverts (a fifth held out, each valued from the rest):
+ * median absolute error 16.9 % (rents 16.1 %, sales 20.7 %) where a model knowing the generator's
+ * exact formula reaches 15.0 %, against 61.0 % for the quarter's median and 22.2 % for the
+ * quarter's median of the same type and bedrooms; 78.5 % of held-out prices inside the 80 % range.
+ * `npm run admin -- valuations evaluate` measures it on the loaded data; the README has the table
+ * by purpose and type.
  */
 export interface ValuationsGetParams {
   /**

@@ -21,7 +21,8 @@ function wantsCsv(accept: string | undefined): boolean {
 }
 
 export const history: RouteHandler<typeof contract.market.history> = async ({ query, filters, reader, ctx, req, res }) => {
-  const key = `history:${query.currency}:${filters.cityKey}:${filters.neighborhoodKey ?? '-'}:${filters.subQuarter ?? '-'}:${query.purpose}:${query.type ?? '-'}:${query.bedrooms ?? '-'}:${query.months}`;
+  const area = query.near ? `${query.near.lat},${query.near.lng},${query.radius_m ?? '-'}` : '-';
+  const key = `history:${query.currency}:${filters.cityKey}:${filters.neighborhoodKey ?? '-'}:${filters.subQuarter ?? '-'}:${area}:${query.purpose}:${query.type ?? '-'}:${query.bedrooms ?? '-'}:${query.months}`;
   const data = await reader.cached(key, () => marketHistory(reader.data, query, filters));
   if (wantsCsv(req.headers.accept)) {
     const csv = historyCsvOf(data);

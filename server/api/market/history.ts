@@ -1,32 +1,18 @@
 /**
  * Reads of the precomputed monthly history (`market_history`): one series, the asked
  * months and the year before them (for the year-on-year change), one indexed range scan.
- * Months without a row had no listing of the series: zeros and nulls.
+ * An area around `near` is computed on demand alike (history-area.ts). Months without a
+ * row had no listing of the series: zeros and nulls.
  */
 import { fromXaf } from '../../../contract/currency.js';
 import type { THistoryPoint, THistoryQueryParsed } from '../../../contract/history.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Dataset, table } from '../dataset.js';
 import type { EffectiveFilters } from '../listings/filters.js';
+import { areaHistoryRows, type HistoryRow } from './history-area.js';
 
 type Amount = string | null;
-
-interface HistoryRow {
-  month: string;
-  city: string;
-  neighborhood: string | null;
-  active_listings: number;
-  new_listings: number;
-  sold: number;
-  rented: number;
-  withdrawn: number;
-  p25_price: Amount;
-  median_price: Amount;
-  p75_price: Amount;
-  price_per_m2_sample_size: number;
-  median_price_per_m2: number | null;
-  median_days_on_market: number | null;
-}
+type StoredRow = HistoryRow & { city: string; neighborhood: string | null };
 
 /** `YYYY-MM` of the month `n` months after `month` (`YYYY-MM`). */
 function shift(month: string, n: number): string {
@@ -42,12 +28,38 @@ function changePct(now: Amount, before: Amount): number | null {
 }
 
 /** The series' place names when it has no row at all: as the places table knows them. */
-async function placeNames(data: Dataset, f: EffectiveFilters, city: string): Promise<{ city: string; neighborhood: string | null }> {
+async function placeNames(
+  data: Dataset,
+  cityKey: string,
+  quarterKey: string | undefined,
+  city: string,
+): Promise<{ city: string; neighborhood: string | null }> {
   const { rows } = await data.pool.query<{ city: string; neighborhood: string }>(
     `SELECT city, neighborhood FROM ${table(data, 'places')} WHERE city_key = $1 AND ($2::text IS NULL OR neighborhood_key = $2) LIMIT 1`,
-    [f.cityKey, f.neighborhoodKey ?? null],
+    [cityKey, quarterKey ?? null],
   );
-  return { city: rows[0]?.city ?? city, neighborhood: f.neighborhoodKey === undefined ? null : (rows[0]?.neighborhood ?? null) };
+  return { city: rows[0]?.city ?? city, neighborhood: quarterKey === undefined ? null : (rows[0]?.neighborhood ?? null) };
+}
+
+/** The stored series of the city or quarter, months `from` to `to` (`YYYY-MM`). */
+async function storedRows(data: Dataset, q: THistoryQueryParsed, f: EffectiveFilters, from: string, to: string): Promise<StoredRow[]> {
+  const params: unknown[] = [f.cityKey, q.purpose, `${from}-01`, `${to}-01`];
+  const eq = (column: string, value: string | number | undefined) => {
+    if (value === undefined) return `h.${column} IS NULL`;
+    params.push(value);
+    return `h.${column} = $${params.length}`;
+  };
+  const where = [eq('neighborhood_key', f.neighborhoodKey), eq('type', q.type), eq('bedrooms', q.bedrooms)].join(' AND ');
+  const { rows } = await data.pool.query<StoredRow>(
+    `SELECT to_char(h.month, 'YYYY-MM') AS month, h.city, h.neighborhood, h.active_listings, h.new_listings, h.sold, h.rented,
+            h.withdrawn, h.p25_price, h.median_price, h.p75_price, h.price_per_m2_sample_size, h.median_price_per_m2,
+            h.median_days_on_market
+     FROM ${table(data, 'market_history')} h
+     WHERE h.city_key = $1 AND h.purpose = $2 AND h.month >= $3 AND h.month <= $4 AND ${where}
+     ORDER BY h.month`,
+    params,
+  );
+  return rows;
 }
 
 /** `filters`: the query's city and quarter as `effectiveFilters` works them out (checked places). */
@@ -57,29 +69,24 @@ export async function marketHistory(data: Dataset, q: THistoryQueryParsed, f: Ef
       errors: [{ path: 'neighborhood', message: `${f.subQuarter} is a sub-quarter: history is kept for its quarter`, suggestions: [] }],
     });
   }
-  const h = table(data, 'market_history');
-  const { rows: latest } = await data.pool.query<{ last: string | null }>(`SELECT to_char(max(month), 'YYYY-MM') AS last FROM ${h}`);
+  const { rows: latest } = await data.pool.query<{ last: string | null }>(
+    `SELECT to_char(max(month), 'YYYY-MM') AS last FROM ${table(data, 'market_history')}`,
+  );
   const last = latest[0]?.last ?? null;
   if (last === null) return [];
   const first = shift(last, -(q.months - 1));
-  const params: unknown[] = [f.cityKey, q.purpose, `${shift(first, -12)}-01`, `${last}-01`];
-  const eq = (column: string, value: string | number | undefined) => {
-    if (value === undefined) return `h.${column} IS NULL`;
-    params.push(value);
-    return `h.${column} = $${params.length}`;
-  };
-  const where = [eq('neighborhood_key', f.neighborhoodKey), eq('type', q.type), eq('bedrooms', q.bedrooms)].join(' AND ');
-  const { rows } = await data.pool.query<HistoryRow>(
-    `SELECT to_char(h.month, 'YYYY-MM') AS month, h.city, h.neighborhood, h.active_listings, h.new_listings, h.sold, h.rented,
-            h.withdrawn, h.p25_price, h.median_price, h.p75_price, h.price_per_m2_sample_size, h.median_price_per_m2,
-            h.median_days_on_market
-     FROM ${h} h
-     WHERE h.city_key = $1 AND h.purpose = $2 AND h.month >= $3 AND h.month <= $4 AND ${where}
-     ORDER BY h.month`,
-    params,
-  );
+  const cityKey = f.cityKey!;
+  let rows: HistoryRow[];
+  let names: { city: string; neighborhood: string | null };
+  if (q.near !== undefined) {
+    rows = await areaHistoryRows(data, q, cityKey, shift(first, -12), last);
+    names = await placeNames(data, cityKey, undefined, q.city);
+  } else {
+    const stored = await storedRows(data, q, f, shift(first, -12), last);
+    rows = stored;
+    names = stored.length > 0 ? stored[stored.length - 1] : await placeNames(data, cityKey, f.neighborhoodKey, q.city);
+  }
   const byMonth = new Map(rows.map((r) => [r.month, r]));
-  const names = rows.length > 0 ? rows[rows.length - 1] : await placeNames(data, f, q.city);
   const maybe = (v: Amount | number) => (v === null ? null : fromXaf(v, q.currency));
   const points: THistoryPoint[] = [];
   for (let i = 0; i < q.months; i++) {

@@ -18,17 +18,18 @@ export const command: Command = {
       onProgress: (done, total) => ctx.progress(`seed: ${thousands(done)} / ${thousands(total)} listings`),
     });
     ctx.progress('');
-    const skipped = listings - result.rows;
+    const skipped = listings - result.rows - result.folded;
     ctx.print(
       {
         source: DEFAULT_SOURCE,
         seed,
         requested: listings,
         inserted: result.rows,
+        repeats_folded: result.folded,
         already_present: skipped,
         seconds: round(result.seconds),
       },
-      `Seeded ${thousands(result.rows)} listings (seed ${seed}${skipped > 0 ? `, ${thousands(skipped)} already present` : ''}) in ${round(result.seconds)} s; market figures rebuilt.`,
+      `Seeded ${thousands(result.rows)} listings (seed ${seed}; ${thousands(result.folded)} repeated adverts folded${skipped > 0 ? `, ${thousands(skipped)} already present` : ''}) in ${round(result.seconds)} s; market figures rebuilt.`,
     );
   },
 };
