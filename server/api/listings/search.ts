@@ -86,9 +86,20 @@ export async function searchListings(
     );
   }
   const direction = order.desc ? 'DESC' : 'ASC';
-  const extra = distance ? `, ${distance} AS distance, round(${distance})::int AS distance_m` : '';
-  const sql = `SELECT ${PUBLIC_COLUMNS}${extra} FROM ${table(data, 'listings')} l ${page.where()}
-    ORDER BY ${order.key} ${direction}, l.id ${direction} LIMIT ${page.param(q.limit + 1)}`;
+  const listings = table(data, 'listings');
+  const limit = page.param(q.limit + 1);
+  // A geographic page is chosen first by id alone (from the covering GiST index when only
+  // place, status and date are asked for: no heap visit for the thousands of candidates of
+  // a dense area), then its rows are read.
+  const geographic = distance !== null || filters.bboxMinLat !== undefined;
+  const sql = geographic
+    ? `WITH hits AS (
+         SELECT l.id, ${order.key} AS sort_key${distance ? `, ${distance} AS distance` : ''} FROM ${listings} l ${page.where()}
+         ORDER BY ${order.key} ${direction}, l.id ${direction} LIMIT ${limit}
+       )
+       SELECT ${PUBLIC_COLUMNS}${distance ? ', h.distance, round(h.distance)::int AS distance_m' : ''}
+       FROM hits h JOIN ${listings} l ON l.id = h.id ORDER BY h.sort_key ${direction}, h.id ${direction}`
+    : `SELECT ${PUBLIC_COLUMNS} FROM ${listings} l ${page.where()} ORDER BY ${order.key} ${direction}, l.id ${direction} LIMIT ${limit}`;
 
   const [rowsResult, total] = await Promise.all([
     data.pool.query<PublicRow & { price: string; distance?: number; distance_m?: number }>(sql, page.params),
