@@ -12,8 +12,6 @@
  *
  * It also prints the plan PostgreSQL chooses for the radius search (the GiST index).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { migrationStatus } from '../prisma/migration-status.js';
@@ -21,9 +19,8 @@ import { createAccount } from '../server/accounts/accounts.js';
 import { effectiveFilters, listingFilterSql } from '../server/api/listings/filters.js';
 import { openDatabase } from '../server/platform/db.js';
 import { randomId } from '../server/platform/ids.js';
-import { loopbackServices, productionEnv } from './loopback.js';
+import { loopbackServices, productionEnv, startChild, waitReady } from './loopback.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '8' },
@@ -66,31 +63,16 @@ const { key } = await createAccount(db.prisma, {
 });
 await db.close();
 
-function start(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr!.on('data', (d) => process.stderr.write(d));
-  return child;
-}
-
-async function waitReady(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never answered`);
-}
-
 const mboaPort = Number(values['mboa-port']);
 const barePort = Number(values['bare-port']);
-const mboa = start(['--import', 'tsx', 'server/start/main.ts'], {
+const mboa = startChild(process.execPath, ['--import', 'tsx', 'server/start/main.ts'], {
   ...productionEnv({ databaseUrl, redisUrl, port: mboaPort }),
   LOG_LEVEL: 'warn',
 });
-const bare = start(['--import', 'tsx', 'bench/bare-server.ts'], { DATABASE_URL: databaseUrl, PORT: String(barePort) });
+const bare = startChild(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], {
+  DATABASE_URL: databaseUrl,
+  PORT: String(barePort),
+});
 
 async function load(base: string, path: string, seconds: number) {
   const r = await autocannon({

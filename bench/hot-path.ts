@@ -16,7 +16,7 @@
  * system, from /proc) per request of each server and of PostgreSQL, the non-2xx count, and
  * the Mboa server's resident memory idle and after the load.
  */
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { migrationStatus } from '../prisma/migration-status.js';
 import { createAccount } from '../server/accounts/accounts.js';
-import { loopbackServices, productionEnv } from './loopback.js';
+import { loopbackServices, productionEnv, startChild, waitReady } from './loopback.js';
 import { openDatabase } from '../server/platform/db.js';
 import { randomId } from '../server/platform/ids.js';
 
@@ -98,24 +98,6 @@ const CASES: Array<{ name: string; file: string; counted: boolean }> = [
   { name: 'market trends, Douala sale', file: pathsFile('trends', ['/api/v1/market/trends?city=Douala&purpose=sale']), counted: true },
 ].filter((c) => !values.cases || values.cases.split(',').some((w) => c.name.startsWith(w)));
 
-function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr!.on('data', (d) => process.stderr.write(d));
-  return child;
-}
-
-async function waitReady(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never answered`);
-}
-
 const rss = (pid: number) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
@@ -129,11 +111,11 @@ const mboaEntry = [
   ...profileFlags('mboa'),
   ...(values.runtime === 'tsx' ? ['--import', 'tsx', 'server/start/main.ts'] : ['dist/server/start/main.js']),
 ];
-const mboa = start(process.execPath, mboaEntry, {
+const mboa = startChild(process.execPath, mboaEntry, {
   ...productionEnv({ databaseUrl, redisUrl, port: mboaPort }),
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
 });
-const bare = start(process.execPath, [...profileFlags('bare'), '--import', 'tsx', 'bench/bare-server.ts'], {
+const bare = startChild(process.execPath, [...profileFlags('bare'), '--import', 'tsx', 'bench/bare-server.ts'], {
   DATABASE_URL: databaseUrl,
   PORT: String(barePort),
 });

@@ -1,8 +1,11 @@
 /**
  * What the benchmarks share: the PostgreSQL and Redis they are pointed at (loopback only:
  * a benchmark never loads a server elsewhere), the production environment the compiled
- * server starts with, and an in-process server with an Enterprise key for the latency runs.
+ * server starts with, an in-process server with an Enterprise key for the latency runs,
+ * and the child servers of the side-by-side runs (started from the repository, waited for).
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createAccount } from '../server/accounts/accounts.js';
 import { randomId } from '../server/platform/ids.js';
 import { createLogger } from '../server/platform/logger.js';
@@ -64,4 +67,26 @@ export async function benchServer(databaseUrl: string): Promise<{ server: MboaSe
   const base = await server.listen(0, '127.0.0.1');
   const { key } = await createAccount(server.db.prisma, { email: `${randomId('bench')}@bench.mboa.cm`, plan: 'enterprise' });
   return { server, base, key };
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A server of a side-by-side run, started from the repository root; its stderr is shown. */
+export function startChild(command: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr!.on('data', (d) => process.stderr.write(d));
+  return child;
+}
+
+/** Resolves once `url` answers 2xx (polled every 100 ms, 30 s at most). */
+export async function waitReady(url: string): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
 }
