@@ -1,6 +1,6 @@
 /**
  * The valuation's reads: the model's sufficient statistics per cell (one pass over the
- * adverts of the horizon, kept a few minutes per dataset), and a subject's candidate
+ * adverts of the horizon, fitted in the background: see model-store.ts), and a subject's candidate
  * comparables (one indexed read of its quarter, or of its city when the quarter is thin).
  */
 import { type Dataset, table } from '../dataset.js';
@@ -67,35 +67,9 @@ export async function cellStats(data: Dataset, asOf: Date): Promise<CellStats[]>
   });
 }
 
-/**
- * How long a fitted model serves before it is fitted again on the data as it then stands.
- * The fit reads every advert of the horizon (tens of seconds at a million): the model in
- * hand keeps serving while the next one is fitted, so only a dataset's very first
- * valuation waits for a fit.
- */
-const MODEL_TTL_MS = 5 * 60_000;
-const models = new Map<string, { at: number; model: Promise<Model>; next?: Promise<Model> }>();
-
-/** The model of a dataset, refitted in the background every `MODEL_TTL_MS` (concurrent callers share one fit). */
-export function modelOf(data: Dataset, now = Date.now()): Promise<Model> {
-  const key = data.schema;
-  const hit = models.get(key);
-  const fit = () => cellStats(data, new Date(now)).then((cells) => buildModel(cells));
-  if (!hit) {
-    const model = fit();
-    models.set(key, { at: now, model });
-    model.catch(() => models.get(key)?.model === model && models.delete(key));
-    return model;
-  }
-  if (now - hit.at >= MODEL_TTL_MS && !hit.next) {
-    const next = fit();
-    hit.next = next;
-    next.then(
-      (m) => models.set(key, { at: Date.now(), model: Promise.resolve(m) }),
-      () => (hit.next = undefined),
-    );
-  }
-  return hit.model;
+/** The model of a dataset as its adverts stand at `asOf`: one pass of SQL, then the pure fit. */
+export async function fitModel(data: Dataset, asOf = new Date()): Promise<Model> {
+  return buildModel(await cellStats(data, asOf));
 }
 
 export type CandidateRow = PublicRow & { neighborhood_key: string | null; furnished: boolean | null; land_title: string | null };
