@@ -9,7 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
 import { live } from '../../server/api/dataset.js';
-import { fitModel } from '../../server/api/valuations/sql.js';
+import { cellStats, fitModel } from '../../server/api/valuations/sql.js';
+import { ageYears } from '../../server/api/valuations/candidates.js';
+import { loadEvalRows } from '../../server/api/valuations/evaluate.js';
+import { CellAccumulator, type CellStats, featuresOf } from '../../server/api/valuations/fit.js';
 import type { Model } from '../../server/api/valuations/model.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
 import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
@@ -119,5 +122,28 @@ describe('the valuation model, fitted at start-up and on refresh', () => {
     expect(slopeAfter).toBeCloseTo(full.beta.ls!, 4);
     // Its answer changed with it: the planted comparables now adjusted by the new slope.
     expect(fresh.body.data.estimate.price).not.toBe(stale.body.data.estimate.price);
+  });
+
+  it('sums in SQL what the in-memory accumulator sums from the rows themselves, cell by cell', async () => {
+    const asOf = new Date();
+    const fromSql = await cellStats(live(t.db.pool), asOf);
+    const acc = new CellAccumulator();
+    for (const r of await loadEvalRows(t.db.pool, asOf)) {
+      acc.add(r.purpose, r.type, r.cityKey, r.quarterKey, featuresOf({ ...r, ageYears: ageYears(r.listedAt, asOf) }));
+    }
+    const key = (c: CellStats) => `${c.purpose}|${c.type}|${c.cityKey}|${c.quarterKey ?? ''}`;
+    const bySql = new Map(fromSql.map((c) => [key(c), c]));
+    expect(bySql.size).toBe(acc.cells.size);
+    expect(bySql.size).toBeGreaterThan(100);
+    for (const [k, mem] of acc.cells) {
+      const sql = bySql.get(k)!;
+      expect(sql, k).toBeDefined();
+      for (const set of ['full', 'rooms', 'all'] as const) {
+        expect(sql[set].n, `${k} ${set}`).toBe(mem[set].n);
+        const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+        for (const [i, v] of mem[set].sum.entries()) expect(close(sql[set].sum[i], v), `${k} ${set} sum ${i}`).toBe(true);
+        for (const [i, v] of mem[set].prod.entries()) expect(close(sql[set].prod[i], v), `${k} ${set} prod ${i}`).toBe(true);
+      }
+    }
   });
 });
