@@ -14,14 +14,13 @@ import { type Dataset, table } from '../dataset.js';
 import type { Model } from './model.js';
 import { fitModel } from './sql.js';
 
-/** `Retry-After` of a valuation asked before the first fit: the last fit's duration if known, else this. */
-const WARMING_RETRY_S = 10;
+/** `Retry-After` of a valuation asked before the first fit (a fit takes 3 to 4 s at a million adverts). */
+const WARMING_RETRY_S = 5;
 
 export class ModelStore {
   private current: { model: Model; stamp: string; fittedAt: Date; fitMs: number } | null = null;
   private running: Promise<void> | null = null;
   private again = false;
-  private lastFitMs: number | null = null;
 
   constructor(
     private readonly data: Dataset,
@@ -34,11 +33,10 @@ export class ModelStore {
     if (this.current) return this.current.model;
     // A first fit that failed (the database away at start-up) is tried again, in the background.
     if (!this.running) void this.refit();
-    const retry = Math.max(1, Math.ceil((this.lastFitMs ?? WARMING_RETRY_S * 1000) / 1000));
     throw new ApiError(
       'valuations_warming_up',
-      `This instance started a moment ago and is still fitting its valuation model on the adverts it holds (about ${retry} s). Retry after ${retry} s; this answer is not charged.`,
-      { headers: { 'Retry-After': String(retry) } },
+      `This instance started a moment ago and is still fitting its valuation model on the adverts it holds. Retry after ${WARMING_RETRY_S} s; this answer is not charged.`,
+      { headers: { 'Retry-After': String(WARMING_RETRY_S) } },
     );
   }
 
@@ -82,7 +80,6 @@ export class ModelStore {
           const started = performance.now();
           const model = await this.fit(this.data, new Date());
           const fitMs = Math.round(performance.now() - started);
-          this.lastFitMs = fitMs;
           this.current = { model, stamp, fittedAt: new Date(), fitMs };
           this.logger?.info({ schema: this.data.schema, fit_ms: fitMs, groups: model.groups.size }, 'valuation model fitted');
         } catch (err) {
