@@ -10,11 +10,12 @@
  *
  *   DATABASE_URL=postgresql://… npx tsx bench/valuations.ts [--connections 10] [--amount 4000] [--subjects 200]
  *
- * Measured 2026-11-25 at 961,650 listings on 2 shared cores (load average 6 to 16, no idle
- * machine to be had): model ready 3.5 to 4.5 s after start (fit 2.8 to 4.1 s; 15 to 18 s
- * before the fit's SQL was reworked); 10 connections: bare p50 28 ms, 300 req/s, Mboa p50
- * 31 ms, 300 req/s, ratio 1.00; 1 connection: bare p50 20 ms, Mboa p50 23 ms, ratio 0.88.
- * Before the comparables indexes: p50 317 / 365 ms, ratio 0.84. Details: bench/README.md.
+ * Measured 2026-11-25 at 961,650 listings on 2 shared cores (load average 3.5 to 5.5; no
+ * idle machine to be had): model ready 3.5 to 3.9 s after start (fit 2.8 to 4.1 s; 15 to
+ * 18 s before the fit's SQL was reworked). --connections 1: bare p50 3 ms, 250 req/s; Mboa
+ * p50 4 ms, 200 req/s; ratio 0.80. --connections 10: bare p50 24 ms, 400 req/s; Mboa p50
+ * 30 ms (the queue: 10 / 308 req/s), 308 req/s; ratio 0.77. Before the comparables
+ * indexes (load 13 to 18): p50 317 / 365 ms, ratio 0.84. Details: bench/README.md.
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
