@@ -4,10 +4,18 @@
  * and a bare `node:http` server in the same process that calls the very same valuation
  * function (same comparables SQL, same model) with nothing else. Both answer the same
  * rotating subjects (real quarters, types and purposes of the data, with a typical surface
- * and bedrooms); autocannon on loopback, bounded in requests. The model's fit is done once
- * before either is measured (it is kept five minutes per dataset).
+ * and bedrooms); autocannon on loopback, bounded in requests. The model is fitted before
+ * either is measured: once here for the bare server, and by Mboa itself when it starts
+ * (its valuations answer 503 until then: the run waits for that fit, and times it).
  *
  *   DATABASE_URL=postgresql://… npx tsx bench/valuations.ts [--connections 10] [--amount 4000] [--subjects 200]
+ *
+ * Measured 2026-11-25 at 961,650 listings on 2 shared cores (load average 3.5 to 5.5; no
+ * idle machine to be had): model ready 3.5 to 3.9 s after start (fit 2.8 to 4.1 s; 15 to
+ * 18 s before the fit's SQL was reworked). --connections 1: bare p50 3 ms, 250 req/s; Mboa
+ * p50 4 ms, 200 req/s; ratio 0.80. --connections 10: bare p50 24 ms, 400 req/s; Mboa p50
+ * 30 ms (the queue: 10 / 308 req/s), 308 req/s; ratio 0.77. Before the comparables
+ * indexes (load 13 to 18): p50 317 / 365 ms, ratio 0.84. Details: bench/README.md.
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -15,7 +23,7 @@ import autocannon from 'autocannon';
 import { ZValuationQuery } from '../contract/valuations.js';
 import { live } from '../server/api/dataset.js';
 import { effectiveFilters } from '../server/api/listings/filters.js';
-import { modelOf } from '../server/api/valuations/sql.js';
+import { fitModel } from '../server/api/valuations/sql.js';
 import { valuation } from '../server/api/valuations/valuation.js';
 import { openDatabase } from '../server/platform/db.js';
 import { benchServer, loopbackDatabase } from './loopback.js';
@@ -33,7 +41,7 @@ const data = live(db.pool);
 
 const { rows: count } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM listings');
 const fitStart = performance.now();
-await modelOf(data);
+const model = await fitModel(data);
 console.log(`${count[0].n.toLocaleString('en-US')} listings; model fitted in ${((performance.now() - fitStart) / 1000).toFixed(1)} s`);
 
 // Subjects: the busiest cells of the data (where valuations are asked), with a typical surface and bedrooms.
@@ -49,7 +57,7 @@ const paths = subjects.map((s) => `/api/v1/valuations?${new URLSearchParams(Obje
 
 const bare = createServer((req, res) => {
   const q = ZValuationQuery.parse(Object.fromEntries(new URL(req.url!, 'http://x').searchParams));
-  valuation(data, q, effectiveFilters({ city: q.city, neighborhood: q.neighborhood })).then(
+  valuation(data, q, effectiveFilters({ city: q.city, neighborhood: q.neighborhood }), model).then(
     (body) => {
       const json = JSON.stringify({ data: body, meta: { request_id: 'req_bare' } });
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
@@ -63,7 +71,13 @@ const bare = createServer((req, res) => {
 });
 await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 const bareBase = `http://127.0.0.1:${(bare.address() as { port: number }).port}`;
+const startAt = performance.now();
 const { server, base, key } = await benchServer(url);
+// The server fits its own model when it starts (valuations answer 503 until then): measured once it is done.
+await server.fitValuations();
+console.log(
+  `Mboa listening, then its model fitted in the background: ready ${((performance.now() - startAt) / 1000).toFixed(1)} s after start`,
+);
 
 async function run(title: string, target: string, headers: Record<string, string>) {
   const result = await autocannon({

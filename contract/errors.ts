@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   headers_too_large: { status: 431, title: 'Request headers too large' },
   internal_error: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
+  valuations_warming_up: { status: 503, title: 'Valuation model not fitted yet' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

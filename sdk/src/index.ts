@@ -39,6 +39,7 @@ export {
   ServerError,
   InternalServerError,
   ServiceUnavailableError,
+  ValuationsWarmingUpError,
   ERROR_CLASSES,
   type APIErrorClass,
   ConnectionError,

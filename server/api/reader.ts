@@ -8,6 +8,7 @@ import type { DataCache } from '../platform/data-cache.js';
 import type { Dataset } from './dataset.js';
 import type { CursorCodec } from './listings/cursor.js';
 import { KnownPlaces } from './places/known-places.js';
+import type { ModelStore } from './valuations/model-store.js';
 
 /** A dataset and what reads it: one for the live data, one for the sample. */
 export interface DatasetDeps {
@@ -15,6 +16,8 @@ export interface DatasetDeps {
   cursors: CursorCodec;
   /** Exact totals and market answers until the data changes (absent: read every time). */
   cache?: DataCache<unknown>;
+  /** The dataset's valuation model, fitted in the background. */
+  valuations: ModelStore;
 }
 
 export interface Reader extends DatasetDeps {

@@ -42,7 +42,7 @@ export function opsRoutes(deps: {
       res.setHeader('Cache-Control', 'no-store');
       const draining = deps.draining();
       if (report.ready && !draining) {
-        res.json({ status: 'ready', ...report.checks });
+        res.json({ status: 'ready', ...report.checks, ...(report.valuation_model ? { valuation_model: report.valuation_model } : {}) });
         return;
       }
       const detail = draining
@@ -64,6 +64,7 @@ export function opsRoutes(deps: {
             code: 'unavailable',
             checks: report.checks,
             ...(report.pending_migrations ? { pending_migrations: report.pending_migrations } : {}),
+            ...(report.valuation_model ? { valuation_model: report.valuation_model } : {}),
             meta: { request_id: context(res).requestId },
           }),
         );

@@ -47,7 +47,7 @@ export class ChangeFeed {
   private beatTimer: NodeJS.Timeout | undefined;
   private probe: { token: string; resolve: () => void } | null = null;
   private readonly accountListeners = new Set<(accountId: string) => void>();
-  private readonly dataListeners = new Set<() => void>();
+  private readonly dataListeners = new Set<(table: string) => void>();
   private readonly resetListeners = new Set<() => void>();
   private readonly heartbeatMs: number;
   private readonly timeoutMs: number;
@@ -68,7 +68,8 @@ export class ChangeFeed {
     this.accountListeners.add(listener);
   }
 
-  onDataChange(listener: () => void): void {
+  /** `listener` gets the table that changed (the trigger's payload: `listings`, `market_stats`…). */
+  onDataChange(listener: (table: string) => void): void {
     this.dataListeners.add(listener);
   }
 
@@ -215,7 +216,7 @@ export class ChangeFeed {
         if (this.probe && n.payload === `probe:${this.probe.token}`) this.probe.resolve();
         return;
       }
-      for (const listener of this.dataListeners) listener();
+      for (const listener of this.dataListeners) listener(n.payload ?? '');
     }
   }
 }

@@ -13,10 +13,20 @@ import type { Logger } from './logger.js';
 
 export type CheckResult = 'ok' | 'unreachable' | 'pending_migrations' | 'not_configured' | 'deaf';
 
+/** What `/readyz` shows of the live data's valuation model (see api/valuations/model-store.ts). */
+export interface ModelState {
+  state: 'ready' | 'warming_up';
+  fitted_at: string | null;
+  fit_ms: number | null;
+  fitting: boolean;
+}
+
 export interface ReadinessReport {
   ready: boolean;
   checks: { database: CheckResult; migrations: CheckResult; redis: CheckResult; change_feed: CheckResult };
   pending_migrations?: string[];
+  /** The live data's valuation model: shown, never a reason to be unready (valuations answer 503 `valuations_warming_up` meanwhile). */
+  valuation_model?: ModelState;
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -37,7 +47,14 @@ export class Readiness {
   private checked = false;
 
   constructor(
-    private readonly deps: { pool: pg.Pool; redis?: Redis; logger: Logger; checkMigrations: boolean; feed?: { readonly live: boolean } },
+    private readonly deps: {
+      pool: pg.Pool;
+      redis?: Redis;
+      logger: Logger;
+      checkMigrations: boolean;
+      feed?: { readonly live: boolean };
+      valuationModel?: () => ModelState;
+    },
   ) {
     this.schemaOk = !deps.checkMigrations;
   }
@@ -99,6 +116,7 @@ export class Readiness {
       ready,
       checks: { database, migrations, redis, change_feed: changeFeed },
       ...(migrations === 'pending_migrations' ? { pending_migrations: this.pending } : {}),
+      ...(this.deps.valuationModel ? { valuation_model: this.deps.valuationModel() } : {}),
     };
   }
 }

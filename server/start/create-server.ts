@@ -40,6 +40,7 @@ import { readerOf } from '../api/reader.js';
 import { Drain } from '../http/drain.js';
 import { BackgroundWork } from '../platform/background-work.js';
 import { FailureLog } from '../platform/failure-log.js';
+import { type ValuationFit, valuationModels } from './valuation-models.js';
 
 export interface ServerOptions {
   databaseUrl: string;
@@ -73,6 +74,8 @@ export interface ServerOptions {
   /** Export limits (defaults: EXPORT_LIMITS). */
   exports?: Partial<ExportLimits>;
   now?: () => Date;
+  /** How a valuation model is fitted (default: `fitModel`); tests hold it back to see the warming-up answers. */
+  valuationFit?: ValuationFit;
 }
 
 export interface MboaServer {
@@ -83,6 +86,8 @@ export interface MboaServer {
   readiness: Readiness;
   /** The quota e-mails, when sent. */
   quotaAlerts: QuotaAlerts | undefined;
+  /** Resolves once the valuation models are fitted (again where the market figures changed); tests and benchmarks await it. */
+  fitValuations(): Promise<void>;
   /** Moves the usage counted in Redis to PostgreSQL now (it happens every second anyway). */
   flushUsage(): Promise<void>;
   /** Rate limit and quota of this instance. */
@@ -131,7 +136,10 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   const drain = new Drain();
   const feed = new ChangeFeed({ databaseUrl: options.databaseUrl, ...options.changeFeed, logger });
   const metrics = new Metrics(db.pool, feed);
-  const readiness = new Readiness({ pool: db.pool, redis, logger, checkMigrations: options.checkMigrations ?? false, feed });
+  // Fitted when the server listens and after each market refresh, never on a request.
+  const models = valuationModels(db.pool, feed, logger, options.valuationFit);
+  const checkMigrations = options.checkMigrations ?? false;
+  const readiness = new Readiness({ pool: db.pool, redis, logger, checkMigrations, feed, valuationModel: () => models.live.state() });
   const admission = new Admission({
     pool: db.pool,
     redis,
@@ -197,12 +205,18 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       logger,
     }),
     readers: {
-      live: readerOf({ data: { pool: db.pool, schema: 'public' }, cursors: new CursorCodec(options.secrets.cursor), cache: dataCache }),
+      live: readerOf({
+        data: { pool: db.pool, schema: 'public' },
+        cursors: new CursorCodec(options.secrets.cursor),
+        cache: dataCache,
+        valuations: models.live,
+      }),
       // The sample never changes between loads: no cache needed, and its cursors are its own
       // (signed apart, so a test key's cursor is refused on the live data and the reverse).
       sample: readerOf({
         data: { pool: db.pool, schema: 'sample' },
         cursors: new CursorCodec(options.secrets.cursor.map((s) => `sample:${s}`)),
+        valuations: models.sample,
       }),
     },
     identify: apiIdentity(chainDeps),
@@ -242,7 +256,8 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   const refreshIfStale = async () => {
     if (!(await readiness.refreshSchema())) return;
     const asOf = await marketFiguresAsOf(db.pool);
-    if (!asOf || Date.now() - asOf.getTime() > Math.max(minutes, 1) * 60_000) await refreshMarketFigures(db.pool);
+    // The refit is heard from the change feed too: a second call while fitting costs one stamp check.
+    if (!asOf || Date.now() - asOf.getTime() > Math.max(minutes, 1) * 60_000) await refreshMarketFigures(db.pool).then(models.refit);
   };
 
   let schemaPoller: NodeJS.Timeout | undefined;
@@ -251,6 +266,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     quotaAlerts,
     admission,
     metricsUrl: undefined,
+    fitValuations: () => models.settled(),
     flushUsage: async () => {
       // Calls answered a moment ago may still be on their way to being counted.
       await drain.written();
@@ -273,10 +289,14 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
           void readiness.refreshSchema().then((ok) => {
             if (!ok) return;
             clearInterval(schemaPoller);
+            models.refit();
             if (minutes > 0) refreshIfStale().catch((err: Error) => logger.error({ err: err.message }, 'market refresh failed'));
           });
         }, SCHEMA_POLL_MS);
         schemaPoller.unref();
+      } else {
+        // In the background: the first valuations answer 503 valuations_warming_up until it is done.
+        models.refit();
       }
       if (minutes > 0) {
         await refreshIfStale().catch((err: Error) => logger.error({ err: err.message }, 'market refresh failed'));

@@ -39,6 +39,8 @@ export interface TestServerOptions {
   mailer?: Mailer;
   /** Send the 80 % / 100 % quota e-mails after counted calls. */
   quotaAlerts?: boolean;
+  /** Wait for the valuation models' first fit before answering (default: yes; the server fits them in the background). */
+  awaitValuations?: boolean;
   /** Any other server option (secrets, metrics, grace period...). */
   server?: Partial<ServerOptions>;
 }
@@ -62,6 +64,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.server,
   });
   const baseUrl = await server.listen(0, '127.0.0.1');
+  if (options.awaitValuations !== false) await server.fitValuations();
   const db = server.db;
 
   const account: TestServer['account'] = async (plan, overrides = {}) => {

@@ -236,6 +236,21 @@ export class InternalServerError extends ServerError {}
 /** 503 `unavailable`: the API is starting, shutting down or lost its database for a moment. Retried. */
 export class ServiceUnavailableError extends ServerError {}
 
+/**
+ * 503 `valuations_warming_up`: the instance has just started and is still fitting its
+ * valuation model (seconds to a minute); `retryAfter` says when to ask again. Never charged. Retried.
+ */
+export class ValuationsWarmingUpError extends ServiceUnavailableError {
+  /** Seconds to wait before asking again (`Retry-After`), when sent. */
+  readonly retryAfter: number | undefined;
+
+  /** @internal */
+  constructor(status: number, problem: Problem | undefined, headers: Record<string, string>, text?: string) {
+    super(status, problem, headers, text);
+    this.retryAfter = retryAfterSeconds(headers);
+  }
+}
+
 export type APIErrorClass = new (status: number, problem: Problem | undefined, headers: Record<string, string>, text?: string) => APIError;
 
 /** The class thrown for each problem code of the API: one per code, every code listed. */
@@ -257,6 +272,7 @@ export const ERROR_CLASSES: Readonly<Record<ErrorCode, APIErrorClass>> = {
   headers_too_large: HeadersTooLargeError,
   internal_error: InternalServerError,
   unavailable: ServiceUnavailableError,
+  valuations_warming_up: ValuationsWarmingUpError,
 };
 
 const CLASS_BY_CODE: Partial<Record<string, APIErrorClass>> = ERROR_CLASSES;

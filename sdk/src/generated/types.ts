@@ -53,7 +53,8 @@ export type ErrorCode =
   | 'quota_exceeded'
   | 'headers_too_large'
   | 'internal_error'
-  | 'unavailable';
+  | 'unavailable'
+  | 'valuations_warming_up';
 
 /* ---------------------------------------------------------------- values */
 
@@ -1308,7 +1309,8 @@ export interface ListingExportParams {
  * for the subject) and the method. Describe the subject (`city`, `neighborhood` or `lat`+`lng`,
  * `type`, `purpose`, and what is known of it) or name a listing (`listing_id`). Mboa sees adverts,
  * not deeds: `basis` is `asking_prices`. Fewer than 5 usable comparables is a 422
- * `insufficient_data` naming what is missing. Enterprise only.
+ * `insufficient_data` naming what is missing. Right after an instance started, while it fits its
+ * model, a 503 `valuations_warming_up` with `Retry-After` (never charged). Enterprise only.
  *
  * Accuracy, measured on 50,000 generated adverts (a fifth held out, each valued from the rest):
  * median absolute error 16.9 % (rents 16.1 %, sales 20.7 %) where a model knowing the generator's

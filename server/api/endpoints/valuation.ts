@@ -5,6 +5,8 @@ import type { RouteHandler } from '../handler.js';
 import { valuation as valueOne } from '../valuations/valuation.js';
 
 export const valuation: RouteHandler<typeof contract.valuations.get> = async ({ query, filters, reader, ctx }) => {
-  const data = await valueOne(reader.data, query, filters);
+  // The model in hand, or a 503 valuations_warming_up at once (never a fit on a request).
+  const model = reader.valuations.model();
+  const data = await valueOne(reader.data, query, filters, model);
   return { status: 200 as const, body: { data, meta: callMeta(ctx) } };
 };

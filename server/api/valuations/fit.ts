@@ -48,6 +48,27 @@ function P(i: number, j: number): number {
   return a * K - (a * (a - 1)) / 2 + (b - a);
 }
 
+/** A cell with no rows yet. */
+export const emptyCell = (purpose: string, type: string, cityKey: string, quarterKey: string | null): CellStats => ({
+  purpose,
+  type,
+  cityKey,
+  quarterKey,
+  full: emptyMoments(),
+  rooms: emptyMoments(),
+  all: emptyMoments(),
+});
+
+/** Adds the sums of `m` to `into`, but none of the regressors `unknown` (indices): their entries stay 0. */
+export function addMoments(into: Moments, m: Moments, unknown: number[]): void {
+  into.n += m.n;
+  for (let i = 0; i < K; i++) {
+    if (unknown.includes(i)) continue;
+    into.sum[i] += m.sum[i];
+    for (let j = i; j < K; j++) if (!unknown.includes(j)) into.prod[P(i, j)] += m.prod[P(i, j)];
+  }
+}
+
 function addTo(m: Moments, v: number[]): void {
   m.n++;
   for (let i = 0; i < K; i++) {
@@ -85,7 +106,7 @@ export const featuresOf = (d: Described): RowFeatures => ({
   y: Math.log(d.price),
 });
 
-/** The same sums as the SQL of `cellStatsSql`, over rows in memory (the evaluation's training rows). */
+/** The same sums as the SQL of `cellStats` (sql.ts), over rows in memory (the evaluation's training rows). */
 export class CellAccumulator {
   readonly cells = new Map<string, CellStats>();
 
@@ -93,7 +114,7 @@ export class CellAccumulator {
     const key = `${purpose}|${type}|${cityKey}|${quarterKey ?? ''}`;
     let cell = this.cells.get(key);
     if (!cell) {
-      cell = { purpose, type, cityKey, quarterKey, full: emptyMoments(), rooms: emptyMoments(), all: emptyMoments() };
+      cell = emptyCell(purpose, type, cityKey, quarterKey);
       this.cells.set(key, cell);
     }
     addTo(cell.all, [0, 0, f.age, f.fu, f.lt, f.y]);

@@ -1,101 +1,72 @@
 /**
  * The valuation's reads: the model's sufficient statistics per cell (one pass over the
- * adverts of the horizon, kept a few minutes per dataset), and a subject's candidate
+ * adverts of the horizon, fitted in the background: see model-store.ts), and a subject's candidate
  * comparables (one indexed read of its quarter, or of its city when the quarter is thin).
  */
 import { type Dataset, table } from '../dataset.js';
 import { PUBLIC_COLUMNS, type PublicRow } from '../listings/public-row.js';
 import { CANDIDATE_LIMIT, horizonStart } from './candidates.js';
-import { type CellStats, K, type Moments, TITLE_CODE } from './fit.js';
+import { addMoments, type CellStats, emptyCell, K, type Moments, TITLE_CODE } from './fit.js';
 import { buildModel, type Model } from './model.js';
 
 const YEAR_S = 365.25 * 86_400;
-/** [ls, lb, age, fu, lt, y] of each row set, with the condition a row of the set meets. */
-const SETS: Array<{ vars: string[]; where: string }> = [
-  { vars: ['ls', 'lb', 'age', 'fu', 'lt', 'y'], where: 'ls IS NOT NULL AND lb IS NOT NULL' },
-  { vars: ['0', 'lb', 'age', 'fu', 'lt', 'y'], where: 'lb IS NOT NULL' },
-  { vars: ['0', '0', 'age', 'fu', 'lt', 'y'], where: 'true' },
-];
 const TITLE_SQL = `CASE land_title::text ${Object.entries(TITLE_CODE)
   .map(([k, v]) => `WHEN '${k}' THEN ${v}`)
   .join(' ')} ELSE 0 END`;
+/** The K values of a row, an unknown surface or bedrooms as 0 (its pattern says which are known). */
+const VALUES = ['ls', 'lb', 'age', 'fu', 'lt', 'y'];
 
+/** count, the K sums and the K(K+1)/2 products, in `Moments` order. */
 function momentColumns(): string {
-  const cols: string[] = [];
-  for (const set of SETS) {
-    const f = `FILTER (WHERE ${set.where})`;
-    cols.push(`count(*) ${f}`);
-    for (let i = 0; i < K; i++) cols.push(`coalesce(sum(${set.vars[i]}) ${f}, 0)`);
-    for (let i = 0; i < K; i++) for (let j = i; j < K; j++) cols.push(`coalesce(sum(${set.vars[i]} * ${set.vars[j]}) ${f}, 0)`);
-  }
+  const cols = ['count(*)', ...VALUES.map((v) => `sum(${v})`)];
+  for (let i = 0; i < K; i++) for (let j = i; j < K; j++) cols.push(`sum(${VALUES[i]} * ${VALUES[j]})`);
   return cols.map((c, i) => `${c}::float8 AS m${i}`).join(',\n  ');
 }
 const MOMENT_COLUMNS = momentColumns();
 
-/** The sums of `CellAccumulator`, per cell, by PostgreSQL. */
+/**
+ * The sums of `CellAccumulator`, per cell, by PostgreSQL: one pass, summed per cell and
+ * pattern of what is known (surface, bedrooms), 28 plain sums a group; the three row sets
+ * of a cell are then added up here from its (at most four) patterns, the unknown
+ * regressors' entries left at 0. Only sums per group leave the database, never rows.
+ */
 export async function cellStats(data: Dataset, asOf: Date): Promise<CellStats[]> {
   const { rows } = await data.pool.query<Record<string, unknown>>(
     `WITH r AS (
        SELECT purpose::text AS purpose, type::text AS type, city_key, neighborhood_key,
-              CASE WHEN surface > 0 THEN ln(surface) END AS ls, ln(1 + bedrooms) AS lb,
-              CASE WHEN furnished THEN 1 ELSE 0 END AS fu, ${TITLE_SQL} AS lt,
-              greatest(0, extract(epoch FROM ($1::timestamptz - listed_at)) / ${YEAR_S})::float8 AS age, ln(price)::float8 AS y
+              coalesce(surface > 0, false) AS has_ls, bedrooms IS NOT NULL AS has_lb,
+              CASE WHEN surface > 0 THEN ln(surface) ELSE 0 END::float8 AS ls, coalesce(ln(1 + bedrooms), 0)::float8 AS lb,
+              CASE WHEN furnished THEN 1 ELSE 0 END::float8 AS fu, (${TITLE_SQL})::float8 AS lt,
+              greatest(0, date_part('epoch', $1::timestamptz - listed_at) / ${YEAR_S})::float8 AS age, ln(price::float8) AS y
        FROM ${table(data, 'listings')}
        WHERE listed_at >= $2 AND listed_at <= $1 AND price > 0)
-     SELECT purpose, type, city_key, neighborhood_key,
+     SELECT purpose, type, city_key, neighborhood_key, has_ls, has_lb,
        ${MOMENT_COLUMNS}
-     FROM r GROUP BY purpose, type, city_key, neighborhood_key`,
+     FROM r GROUP BY purpose, type, city_key, neighborhood_key, has_ls, has_lb`,
     [asOf, horizonStart(asOf)],
   );
-  return rows.map((r) => {
+  const cells = new Map<string, CellStats>();
+  for (const r of rows) {
     let k = 0;
     const next = () => r[`m${k++}`] as number;
-    const moments = (): Moments => ({
-      n: next(),
-      sum: Array.from({ length: K }, next),
-      prod: Array.from({ length: (K * (K + 1)) / 2 }, next),
-    });
-    return {
-      purpose: r.purpose as string,
-      type: r.type as string,
-      cityKey: r.city_key as string,
-      quarterKey: r.neighborhood_key as string | null,
-      full: moments(),
-      rooms: moments(),
-      all: moments(),
-    };
-  });
+    const m: Moments = { n: next(), sum: Array.from({ length: K }, next), prod: Array.from({ length: (K * (K + 1)) / 2 }, next) };
+    const quarterKey = r.neighborhood_key as string | null;
+    const key = `${r.purpose as string}|${r.type as string}|${r.city_key as string}|${quarterKey ?? ''}`;
+    let cell = cells.get(key);
+    if (!cell) {
+      cell = emptyCell(r.purpose as string, r.type as string, r.city_key as string, quarterKey);
+      cells.set(key, cell);
+    }
+    if (r.has_ls && r.has_lb) addMoments(cell.full, m, []);
+    if (r.has_lb) addMoments(cell.rooms, m, [0]);
+    addMoments(cell.all, m, [0, 1]);
+  }
+  return [...cells.values()];
 }
 
-/**
- * How long a fitted model serves before it is fitted again on the data as it then stands.
- * The fit reads every advert of the horizon (tens of seconds at a million): the model in
- * hand keeps serving while the next one is fitted, so only a dataset's very first
- * valuation waits for a fit.
- */
-const MODEL_TTL_MS = 5 * 60_000;
-const models = new Map<string, { at: number; model: Promise<Model>; next?: Promise<Model> }>();
-
-/** The model of a dataset, refitted in the background every `MODEL_TTL_MS` (concurrent callers share one fit). */
-export function modelOf(data: Dataset, now = Date.now()): Promise<Model> {
-  const key = data.schema;
-  const hit = models.get(key);
-  const fit = () => cellStats(data, new Date(now)).then((cells) => buildModel(cells));
-  if (!hit) {
-    const model = fit();
-    models.set(key, { at: now, model });
-    model.catch(() => models.get(key)?.model === model && models.delete(key));
-    return model;
-  }
-  if (now - hit.at >= MODEL_TTL_MS && !hit.next) {
-    const next = fit();
-    hit.next = next;
-    next.then(
-      (m) => models.set(key, { at: Date.now(), model: Promise.resolve(m) }),
-      () => (hit.next = undefined),
-    );
-  }
-  return hit.model;
+/** The model of a dataset as its adverts stand at `asOf`: one pass of SQL, then the pure fit. */
+export async function fitModel(data: Dataset, asOf = new Date()): Promise<Model> {
+  return buildModel(await cellStats(data, asOf));
 }
 
 export type CandidateRow = PublicRow & { neighborhood_key: string | null; furnished: boolean | null; land_title: string | null };

@@ -15,8 +15,8 @@ import type { Dataset } from '../dataset.js';
 import type { EffectiveFilters } from '../listings/filters.js';
 import { toListing } from '../listings/public-row.js';
 import { ageYears, HORIZON_MONTHS, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
-import { type Candidate, type Method, valueSubject } from './model.js';
-import { type CandidateRow, candidateRows, modelOf } from './sql.js';
+import { type Candidate, type Method, type Model, valueSubject } from './model.js';
+import { type CandidateRow, candidateRows } from './sql.js';
 import { type ResolvedSubject, resolveSubject } from './subject.js';
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -57,18 +57,23 @@ function describe(s: ResolvedSubject, method: Method): string {
   return [`${where}${from}, adjusted for surface, bedrooms and age of the advert.`, ...known.filter((k) => k !== null)].join(' ');
 }
 
-export async function valuation(data: Dataset, q: TValuationQueryParsed, filters: EffectiveFilters, now = new Date()): Promise<TValuation> {
+/** `model`: the dataset's fitted model (see model-store.ts); never fitted here. */
+export async function valuation(
+  data: Dataset,
+  q: TValuationQueryParsed,
+  filters: EffectiveFilters,
+  model: Model,
+  now = new Date(),
+): Promise<TValuation> {
   const s = await resolveSubject(data, q, filters);
-  const [model, quarterRows] = await Promise.all([
-    modelOf(data),
+  const quarterRows =
     s.quarterKey === null
-      ? Promise.resolve([] as CandidateRow[])
-      : candidateRows(
+      ? []
+      : await candidateRows(
           data,
           { cityKey: s.cityKey, quarterKey: s.quarterKey, purpose: s.purpose, type: s.type, excludeId: s.listingId },
           now,
-        ),
-  ]);
+        );
   let method: Method = 'quarter_comparables';
   let rows = quarterRows;
   if (rows.length < QUARTER_MIN) {
