@@ -5,7 +5,6 @@
  */
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
-import { BEDROOMS_TOP } from './bedrooms.js';
 import { ZCollectionMeta } from './meta.js';
 import { currencyParam, enumParam, oneOf, textParam, wholeNumberParam } from './params.js';
 import { PROPERTY_TYPES, PURPOSES, TREND_MIN_SAMPLE, ZCurrency } from './schemas.js';
@@ -17,6 +16,9 @@ import { PROPERTY_TYPES, PURPOSES, TREND_MIN_SAMPLE, ZCurrency } from './schemas
 export const HISTORY_MIN_SAMPLE = TREND_MIN_SAMPLE;
 export const HISTORY_MAX_MONTHS = 36;
 export const HISTORY_DEFAULT_MONTHS = 24;
+/** The top bedrooms bucket (`bedrooms=5` is five bedrooms or more), shared with the stats and trends. */
+import { BEDROOMS_TOP } from './bedrooms.js';
+export { BEDROOMS_TOP };
 
 const MIN = `null when it rests on fewer than ${HISTORY_MIN_SAMPLE} listings`;
 const count = (description: string, example: number) => extendApi(z.number().int().min(0), { description, example });

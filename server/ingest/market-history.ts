@@ -14,8 +14,7 @@
  * instant's month on, plus the months completed since the last refresh, and nothing else.
  * `full` recomputes every stored month. Runs inside the market refresh's transaction.
  */
-import { BEDROOMS_TOP } from '../../contract/bedrooms.js';
-import { HISTORY_MAX_MONTHS, HISTORY_MIN_SAMPLE } from '../../contract/history.js';
+import { BEDROOMS_TOP, HISTORY_MAX_MONTHS, HISTORY_MIN_SAMPLE } from '../../contract/history.js';
 import { quarterName } from './quarter-name.js';
 
 /** Months kept: the longest answer and the year before it (for the year-on-year change). */
