@@ -16,7 +16,7 @@ import { PROPERTY_TYPES, PURPOSES, TREND_MIN_SAMPLE, ZCurrency } from './schemas
 export const HISTORY_MIN_SAMPLE = TREND_MIN_SAMPLE;
 export const HISTORY_MAX_MONTHS = 36;
 export const HISTORY_DEFAULT_MONTHS = 24;
-/** The top bedrooms bucket (`bedrooms=5` is five bedrooms or more), shared with the stats and trends. */
+/** The top bedrooms bucket: `bedrooms=5` is five bedrooms or more. */
 import { BEDROOMS_TOP } from './bedrooms.js';
 export { BEDROOMS_TOP };
 
