@@ -21,7 +21,8 @@ export const HISTORY_DEFAULT_MONTHS = 24;
 export const HISTORY_RADIUS_DEFAULT_M = 1_000;
 export const HISTORY_RADIUS_MAX_M = 5_000;
 /** The top bedrooms bucket: `bedrooms=5` is five bedrooms or more. */
-export const BEDROOMS_TOP = 5;
+import { BEDROOMS_TOP } from './bedrooms.js';
+export { BEDROOMS_TOP };
 
 const MIN = `null when it rests on fewer than ${HISTORY_MIN_SAMPLE} listings`;
 const count = (description: string, example: number) => extendApi(z.number().int().min(0), { description, example });

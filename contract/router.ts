@@ -90,7 +90,7 @@ export const contract = c.router(
         responses: { 200: ZStatsResponse },
         summary: 'Market statistics per city or neighbourhood',
         description:
-          'Volume; mean, minimum, quartiles, median and maximum of price; mean, quartiles and median of price per m² (and how many listings have one); of active listings, per city (or per neighbourhood with `neighborhood`) and purpose (and type with `type`), with the sample size of every row. Read from figures precomputed after every data load and periodically (`as_of`).',
+          'Volume; mean, minimum, quartiles, median and maximum of price; mean, quartiles and median of price per m² (and how many listings have one); of active listings, per city (or per neighbourhood with `neighborhood`) and purpose (and type with `type`, number of bedrooms with `bedrooms` or `group_by=bedrooms`), with the sample size of every row. Read from figures precomputed after every data load and periodically (`as_of`).',
         metadata: meta('market.stats'),
       },
       trends: {
@@ -99,7 +99,7 @@ export const contract = c.router(
         query: ZTrendsQuery,
         responses: { 200: ZTrendsResponse },
         summary: 'Market trends over 30 days',
-        description: `Per city, neighbourhood, type and purpose: listings published in the last 30 days and their prices, with the change against the 30 days before. Each row carries the sample size of both periods; a change is null when either period has fewer than ${TREND_MIN_SAMPLE} listings.`,
+        description: `Per city, neighbourhood, type and purpose (and number of bedrooms with \`bedrooms\` or \`group_by=bedrooms\`): listings published in the last 30 days and their prices, with the change against the 30 days before. Each row carries the sample size of both periods; a change is null when either period has fewer than ${TREND_MIN_SAMPLE} listings.`,
         metadata: meta('market.trends'),
       },
       history: {

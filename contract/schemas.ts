@@ -5,6 +5,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { ADVERT_TERM_FIELDS, ADVERT_TERM_FILTERS } from './advert-terms.js';
+import { MARKET_BEDROOMS_PARAMS, marketBedroomsField } from './bedrooms.js';
 import { CURRENCIES } from './currency.js';
 import { checkGeoParams, distanceField, GEO_PARAMS } from './geo.js';
 import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
@@ -126,6 +127,8 @@ import { ZCollectionMeta, ZPageMeta, ZSingleMeta } from './meta.js';
 export { ZCollectionMeta, ZPageMeta, ZQuota, ZSingleMeta } from './meta.js';
 export type { TCollectionMeta, TPageMeta, TQuota, TSingleMeta } from './meta.js';
 export type { TLocation } from './location.js';
+export { ZPing, ZPingQuery, ZPingResponse } from './ping.js';
+export type { TPing, TPingResponse } from './ping.js';
 
 /* ---------------------------------------------------------------- queries */
 
@@ -243,6 +246,7 @@ export const ZStatsQuery = z
       PROPERTY_TYPES,
       'Only these property types: one row per type given (figures of several types are never merged), or every type together when absent (`type` null).',
     ).optional(),
+    ...MARKET_BEDROOMS_PARAMS,
     currency: currencyParam('the prices'),
   })
   .strict();
@@ -255,13 +259,12 @@ export const ZTrendsQuery = z
     neighborhood: textParam('Only this neighbourhood (of `city` when both are given), matched like `city`.', 'Bastos').optional(),
     type: enumListParam(PROPERTY_TYPES, 'Only the rows of these property types.').optional(),
     purpose: enumListParam(PURPOSES, 'Only the rows of these purposes.').optional(),
+    ...MARKET_BEDROOMS_PARAMS,
     currency: currencyParam('the prices'),
   })
   .strict();
 export type TTrendsQuery = z.input<typeof ZTrendsQuery>;
 export type TTrendsQueryParsed = z.output<typeof ZTrendsQuery>;
-
-export const ZPingQuery = z.object({}).strict();
 
 /* ---------------------------------------------------------------- market */
 
@@ -281,6 +284,7 @@ export const ZMarketStat = z.object({
     description: 'Property type, or null when every type is aggregated.',
     example: null,
   }),
+  bedrooms: marketBedroomsField(),
   volume: count('Active listings aggregated.', 5230),
   sample_size: count(
     'Listings every price figure of this row rests on (the active listings aggregated, so equal to `volume`): read small samples with care.',
@@ -307,6 +311,7 @@ export const ZMarketTrend = z.object({
   neighborhood: extendApi(z.string(), { description: 'Neighbourhood.', example: 'Bastos' }),
   type: ZPropertyType,
   purpose: ZPurpose,
+  bedrooms: marketBedroomsField(),
   new_listings: count('Listings published in the period.', 42),
   sample_size: count('Listings the figures of the period rest on (those published in it, so equal to `new_listings`).', 42),
   previous_sample_size: count('Listings published in the 30 days before the period: what the changes compare with.', 37),
@@ -328,13 +333,6 @@ export const ZMarketTrend = z.object({
 });
 export type TMarketTrend = z.infer<typeof ZMarketTrend>;
 
-export const ZPing = z.object({
-  status: extendApi(z.literal('ok'), { description: 'The API and its database answer.', example: 'ok' }),
-  time: timestamp('Server time.', '2026-11-22T10:15:00.000Z'),
-  version: extendApi(z.string(), { description: 'API build version.', example: '0.1.0' }),
-});
-export type TPing = z.infer<typeof ZPing>;
-
 /* ---------------------------------------------------------------- envelopes */
 
 export const ZListingsPage = z.object({ data: z.array(ZListing), meta: ZPageMeta });
@@ -345,5 +343,3 @@ export const ZStatsResponse = z.object({ data: z.array(ZMarketStat), meta: ZColl
 export type TStatsResponse = z.infer<typeof ZStatsResponse>;
 export const ZTrendsResponse = z.object({ data: z.array(ZMarketTrend), meta: ZCollectionMeta });
 export type TTrendsResponse = z.infer<typeof ZTrendsResponse>;
-export const ZPingResponse = z.object({ data: ZPing, meta: ZSingleMeta });
-export type TPingResponse = z.infer<typeof ZPingResponse>;

@@ -4,6 +4,7 @@
  * linter checks them against the document's).
  */
 import { type Currency, fromXaf } from '../currency.js';
+import { statsByBedroomsExample, trendsByBedroomsExample } from './bedrooms-example.js';
 import { historyExample } from './history-example.js';
 import { valuationExample } from './valuation-example.js';
 import { ERROR_CODES, ERROR_TYPE_BASE, type ErrorCode, type TProblem } from '../errors.js';
@@ -120,6 +121,7 @@ function stat(
     ...place,
     purpose: 'sale',
     type: place.neighborhood === null ? null : 'villa',
+    bedrooms: null,
     volume: n,
     sample_size: n,
     avg_price: m(xaf.avg),
@@ -165,6 +167,7 @@ function trend(neighborhood: string, n: number, previous: number, currency: Curr
     neighborhood,
     type: 'villa',
     purpose: 'sale',
+    bedrooms: null,
     new_listings: n,
     sample_size: n,
     previous_sample_size: previous,
@@ -208,9 +211,11 @@ export const SUCCESS_EXAMPLES: Record<string, Record<string, NamedExample>> = {
   'market.stats': {
     city: { summary: 'A city, every type together', value: stats('city', 'XAF') },
     neighborhood: { summary: 'One neighbourhood and type, in EUR', value: stats('neighborhood', 'EUR') },
+    bedrooms: { summary: 'Apartment rents of a quarter, group_by=bedrooms', value: statsByBedroomsExample(QUOTA, REQUEST_ID) },
   },
   'market.trends': {
     xaf: { summary: 'Two neighbourhoods: the second sample is too small for a change', value: trends('XAF') },
+    bedrooms: { summary: 'Apartment rents of a quarter, group_by=bedrooms', value: trendsByBedroomsExample(QUOTA, REQUEST_ID) },
   },
   'market.history': {
     rent: {

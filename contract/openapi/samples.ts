@@ -37,9 +37,9 @@ for await (const listing of mboa.listings.search({ city: 'Douala', purpose: 'sal
 console.log(listing.price, listing.price_history);`,
   },
   'market.stats': {
-    query: '/api/v1/market/stats?city=Douala&neighborhood=Bonapriso&purpose=sale',
-    sdk: `const { data } = await mboa.market.stats({ city: 'Douala', neighborhood: 'Bonapriso', purpose: 'sale' });
-for (const row of data) console.log(row.sample_size, row.p25_price, row.median_price, row.p75_price);`,
+    query: '/api/v1/market/stats?city=Douala&neighborhood=Bonamoussadi&purpose=rent&type=apartment&group_by=bedrooms',
+    sdk: `const { data } = await mboa.market.stats({ city: 'Douala', neighborhood: 'Bonamoussadi', purpose: 'rent', type: 'apartment', group_by: 'bedrooms' });
+for (const row of data) console.log(row.bedrooms, row.sample_size, row.p25_price, row.median_price, row.p75_price);`,
   },
   'market.trends': {
     query: '/api/v1/market/trends?city=Yaounde&neighborhood=Bastos',

@@ -14,7 +14,7 @@ import { seedListings } from './seed.js';
 
 /** Change any of these and bump `version`: deployments reload the sample at their next migrate. */
 export const SAMPLE = {
-  version: 3,
+  version: 4,
   listings: 2_000,
   seed: 20_260_101,
   /** The sample's "now": listing dates fall in the two years before it; trends end there. */

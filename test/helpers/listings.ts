@@ -18,6 +18,8 @@ export interface PlantedListing {
   surface: number;
   listedAt: Date;
   status?: 'active' | 'withdrawn';
+  /** 2 unless given; null for an advert that gives no count. */
+  bedrooms?: number | null;
 }
 
 export function plantSource(): string {
@@ -32,7 +34,7 @@ export async function plantListings(pool: pg.Pool, source: string, listings: Pla
     await pool.query(
       `INSERT INTO listings (id, title, price, city, city_key, neighborhood, neighborhood_key, surface, bedrooms, bathrooms,
                              type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, source, source_ref)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 2, 1, $9::"PropertyType", $10::"Purpose", $11, $12::"ListingStatus", $13, $13,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $16, 1, $9::"PropertyType", $10::"Purpose", $11, $12::"ListingStatus", $13, $13,
                CASE WHEN $12::text = 'active' THEN NULL ELSE $13::timestamptz END, $14, $15)`,
       [
         id,
@@ -50,6 +52,7 @@ export async function plantListings(pool: pg.Pool, source: string, listings: Pla
         l.listedAt,
         source,
         `ref-${i}`,
+        l.bedrooms === undefined ? 2 : l.bedrooms,
       ],
     );
   }

@@ -359,6 +359,11 @@ export interface MarketStat {
   /** Property type, or null when every type is aggregated. */
   type: PropertyType | null;
   /**
+   * Bedrooms of the listings this row aggregates (5: 5 or more), with `bedrooms` or
+   * `group_by=bedrooms`; null when every count is aggregated, listings without one included.
+   */
+  bedrooms: number | null;
+  /**
    * Active listings aggregated.
    * @example 5230
    */
@@ -462,6 +467,11 @@ export interface MarketTrend {
    * @example "sale"
    */
   purpose: Purpose;
+  /**
+   * Bedrooms of the listings this row aggregates (5: 5 or more), with `bedrooms` or
+   * `group_by=bedrooms`; null when every count is aggregated, listings without one included.
+   */
+  bedrooms: number | null;
   /**
    * Listings published in the period.
    * @example 42
@@ -823,8 +833,9 @@ export interface ListingResponse {
  *
  * Volume; mean, minimum, quartiles, median and maximum of price; mean, quartiles and median of
  * price per m² (and how many listings have one); of active listings, per city (or per neighbourhood
- * with `neighborhood`) and purpose (and type with `type`), with the sample size of every row. Read
- * from figures precomputed after every data load and periodically (`as_of`).
+ * with `neighborhood`) and purpose (and type with `type`, number of bedrooms with `bedrooms` or
+ * `group_by=bedrooms`), with the sample size of every row. Read from figures precomputed after
+ * every data load and periodically (`as_of`).
  */
 export interface MarketStatsParams {
   /**
@@ -854,6 +865,21 @@ export interface MarketStatsParams {
    */
   type?: PropertyType | PropertyType[] | undefined;
   /**
+   * Only the figures of listings with this many bedrooms (5: 5 or more): rows whose `bedrooms` is
+   * this count. Listings without a bedroom count are in no such row. Every count (and none)
+   * together when absent and `group_by` is not `bedrooms`. A whole number written in digits, 0 to
+   * 5.
+   * @example 2
+   */
+  bedrooms?: number | undefined;
+  /**
+   * `bedrooms`: one row per number of bedrooms (0 to 5, 5: 5 or more) instead of one for every
+   * count, each with its own sample size; listings without a bedroom count are left out. In any
+   * case.
+   * @example "bedrooms"
+   */
+  group_by?: 'bedrooms' | undefined;
+  /**
    * Currency of the prices in the answer: `XAF` (default, whole francs) or `EUR` (at the fixed
    * parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).
    * @default "XAF"
@@ -876,9 +902,10 @@ export interface MarketStatsResponse {
 /**
  * Query parameters of `GET /api/v1/market/trends` (`market.trends`): Market trends over 30 days.
  *
- * Per city, neighbourhood, type and purpose: listings published in the last 30 days and their
- * prices, with the change against the 30 days before. Each row carries the sample size of both
- * periods; a change is null when either period has fewer than 5 listings.
+ * Per city, neighbourhood, type and purpose (and number of bedrooms with `bedrooms` or
+ * `group_by=bedrooms`): listings published in the last 30 days and their prices, with the change
+ * against the 30 days before. Each row carries the sample size of both periods; a change is null
+ * when either period has fewer than 5 listings.
  */
 export interface MarketTrendsParams {
   /**
@@ -904,6 +931,21 @@ export interface MarketTrendsParams {
    * @example "sale"
    */
   purpose?: Purpose | Purpose[] | undefined;
+  /**
+   * Only the figures of listings with this many bedrooms (5: 5 or more): rows whose `bedrooms` is
+   * this count. Listings without a bedroom count are in no such row. Every count (and none)
+   * together when absent and `group_by` is not `bedrooms`. A whole number written in digits, 0 to
+   * 5.
+   * @example 2
+   */
+  bedrooms?: number | undefined;
+  /**
+   * `bedrooms`: one row per number of bedrooms (0 to 5, 5: 5 or more) instead of one for every
+   * count, each with its own sample size; listings without a bedroom count are left out. In any
+   * case.
+   * @example "bedrooms"
+   */
+  group_by?: 'bedrooms' | undefined;
   /**
    * Currency of the prices in the answer: `XAF` (default, whole francs) or `EUR` (at the fixed
    * parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).

@@ -28,9 +28,12 @@ export class Market {
    * Volume, mean, minimum, quartiles, median and maximum of price and of price per m² of
    * active listings, one row per city (or per neighbourhood, with `neighborhood`) and
    * purpose, each with its sample size (`GET /api/v1/market/stats`). Every plan.
+   * `group_by: 'bedrooms'` gives one row per number of bedrooms (5 meaning 5 or more),
+   * `bedrooms` the rows of one count.
    *
    * ```ts
    * const { data } = await mboa.market.stats({ city: 'Douala', neighborhood: 'Bonapriso', purpose: 'sale' });
+   * const byRooms = await mboa.market.stats({ city: 'Douala', purpose: 'rent', type: 'apartment', group_by: 'bedrooms' });
    * ```
    *
    * @throws {ValidationError} an unknown city or neighbourhood (with suggestions).
@@ -43,6 +46,7 @@ export class Market {
    * Listings published over the last 30 days per city, neighbourhood, type and purpose,
    * with the change against the 30 days before (`GET /api/v1/market/trends`). Each row
    * has the sample size of both periods; a change is null when either has fewer than 5.
+   * `bedrooms` and `group_by: 'bedrooms'` as for `stats()`.
    *
    * @throws {PlanForbiddenError} on the Starter plan: trends need Pro or Enterprise.
    */

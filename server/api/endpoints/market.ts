@@ -15,18 +15,28 @@ import type { Reader } from '../reader.js';
 
 type MarketRead<Q, Row> = (data: Dataset, query: Q, filters: EffectiveFilters) => Promise<Row[]>;
 
-/**
- * What an answer depends on, and all it depends on: the place, type and purpose as applied
- * (two spellings of a place share an answer) and the currency. A matching key holds no `-`;
- * lists are sorted and distinct, so `sale,rent` and `rent,sale` share an answer.
- */
-function cacheKey(name: string, currency: string, f: EffectiveFilters): string {
-  return `${name}:${currency}:${f.cityKey ?? '-'}:${f.neighborhoodKey ?? '-'}:${f.type?.join(',') ?? '-'}:${f.purpose?.join(',') ?? '-'}`;
+/** What an answer depends on besides its filters. */
+interface MarketQuery {
+  currency: string;
+  bedrooms?: number;
+  group_by?: string;
 }
 
-function marketFigures<Q extends { currency: string }, Row>(name: string, read: MarketRead<Q, Row>) {
+/**
+ * What an answer depends on, and all it depends on: the place, type and purpose as applied
+ * (two spellings of a place share an answer), the bedrooms asked or grouped by and the
+ * currency. A matching key holds no `-`; lists are sorted and distinct, so `sale,rent` and
+ * `rent,sale` share an answer.
+ */
+function cacheKey(name: string, q: MarketQuery, f: EffectiveFilters): string {
+  const place = `${f.cityKey ?? '-'}:${f.neighborhoodKey ?? '-'}`;
+  const bedrooms = `${q.bedrooms ?? '-'}:${q.group_by ?? '-'}`;
+  return `${name}:${q.currency}:${place}:${f.type?.join(',') ?? '-'}:${f.purpose?.join(',') ?? '-'}:${bedrooms}`;
+}
+
+function marketFigures<Q extends MarketQuery, Row>(name: string, read: MarketRead<Q, Row>) {
   return async ({ query, filters, reader, ctx }: { query: Q; filters: EffectiveFilters; reader: Reader; ctx: RequestContext }) => {
-    const data = await reader.cached(cacheKey(name, query.currency, filters), () => read(reader.data, query, filters));
+    const data = await reader.cached(cacheKey(name, query, filters), () => read(reader.data, query, filters));
     return { status: 200 as const, body: { data, meta: { total: data.length, returned: data.length, ...callMeta(ctx) } } };
   };
 }

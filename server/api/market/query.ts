@@ -6,7 +6,7 @@
 import { type Dataset, table } from '../dataset.js';
 import { fromXaf } from '../../../contract/currency.js';
 import type { TMarketStat, TMarketTrend, TStatsQueryParsed, TTrendsQueryParsed } from '../../../contract/schemas.js';
-import { type EffectiveFilters, listingFilterSql } from '../listings/filters.js';
+import { type EffectiveFilters, listingFilterSql, type SqlConditions } from '../listings/filters.js';
 
 /** numeric columns arrive as strings (exact), integers as numbers. */
 type Amount = string | null;
@@ -16,6 +16,7 @@ interface StatRow {
   neighborhood: TMarketStat['neighborhood'];
   purpose: TMarketStat['purpose'];
   type: TMarketStat['type'];
+  bedrooms: number | null;
   volume: number;
   avg_price: string;
   min_price: string;
@@ -36,6 +37,7 @@ interface TrendRow {
   neighborhood: TMarketTrend['neighborhood'];
   type: TMarketTrend['type'];
   purpose: TMarketTrend['purpose'];
+  bedrooms: number | null;
   new_listings: number;
   previous_new_listings: number;
   avg_price: Amount;
@@ -48,19 +50,29 @@ interface TrendRow {
   period_end: Date;
 }
 
+/**
+ * The rows of one bedrooms bucket, of every bucket (`group_by=bedrooms`), or for every
+ * count together (bedrooms null: listings without a count are only there).
+ */
+function bedroomsCondition(sql: SqlConditions, alias: string, q: Pick<TStatsQueryParsed, 'bedrooms' | 'group_by'>): void {
+  if (q.bedrooms !== undefined) sql.add(`${alias}.bedrooms = ${sql.param(q.bedrooms)}`);
+  else sql.add(`${alias}.bedrooms IS ${q.group_by === 'bedrooms' ? 'NOT NULL' : 'NULL'}`);
+}
+
 /** `filters`: the query's place, type and purpose, as `effectiveFilters` works them out. */
 export async function marketStats(data: Dataset, q: TStatsQueryParsed, filters: EffectiveFilters): Promise<TMarketStat[]> {
   const sql = listingFilterSql(filters, 's');
-  // Rows aggregate every neighbourhood (every type) unless one is asked for.
+  // Rows aggregate every neighbourhood (every type, every bedroom count) unless one is asked for.
   if (filters.neighborhoodKey === undefined) sql.add('s.neighborhood_key IS NULL');
   if (filters.type === undefined) sql.add('s.type IS NULL');
   sql.add('s.purpose IS NOT NULL');
+  bedroomsCondition(sql, 's', q);
   const { rows } = await data.pool.query<StatRow>(
-    `SELECT s.city, s.neighborhood, s.purpose, s.type, s.volume, s.avg_price, s.min_price, s.p25_price, s.median_price,
+    `SELECT s.city, s.neighborhood, s.purpose, s.type, s.bedrooms, s.volume, s.avg_price, s.min_price, s.p25_price, s.median_price,
             s.p75_price, s.max_price, s.price_per_m2_volume, s.avg_price_per_m2, s.p25_price_per_m2,
             s.median_price_per_m2, s.p75_price_per_m2, s.as_of
      FROM ${table(data, 'market_stats')} s ${sql.where()}
-     ORDER BY s.volume DESC, s.city, s.neighborhood, s.purpose, s.type`,
+     ORDER BY s.volume DESC, s.city, s.neighborhood, s.purpose, s.type, s.bedrooms`,
     sql.params,
   );
   const money = (v: string) => fromXaf(v, q.currency);
@@ -70,6 +82,7 @@ export async function marketStats(data: Dataset, q: TStatsQueryParsed, filters: 
     neighborhood: r.neighborhood,
     purpose: r.purpose,
     type: r.type,
+    bedrooms: r.bedrooms,
     volume: r.volume,
     sample_size: r.volume,
     avg_price: money(r.avg_price),
@@ -90,12 +103,13 @@ export async function marketStats(data: Dataset, q: TStatsQueryParsed, filters: 
 
 export async function marketTrends(data: Dataset, q: TTrendsQueryParsed, filters: EffectiveFilters): Promise<TMarketTrend[]> {
   const sql = listingFilterSql(filters, 't');
+  bedroomsCondition(sql, 't', q);
   const { rows } = await data.pool.query<TrendRow>(
-    `SELECT t.city, t.neighborhood, t.type, t.purpose, t.new_listings, t.previous_new_listings, t.avg_price,
+    `SELECT t.city, t.neighborhood, t.type, t.purpose, t.bedrooms, t.new_listings, t.previous_new_listings, t.avg_price,
             t.median_price, t.price_per_m2_volume, t.avg_price_per_m2, t.avg_price_change_pct,
             t.new_listings_change_pct, t.period_start, t.period_end
      FROM ${table(data, 'market_trends')} t ${sql.where()}
-     ORDER BY t.city, t.neighborhood, t.type, t.purpose`,
+     ORDER BY t.city, t.neighborhood, t.type, t.purpose, t.bedrooms`,
     sql.params,
   );
   const maybe = (v: Amount) => (v === null ? null : fromXaf(v, q.currency));
@@ -104,6 +118,7 @@ export async function marketTrends(data: Dataset, q: TTrendsQueryParsed, filters
     neighborhood: r.neighborhood,
     type: r.type,
     purpose: r.purpose,
+    bedrooms: r.bedrooms,
     new_listings: r.new_listings,
     sample_size: r.new_listings,
     previous_sample_size: r.previous_new_listings,
