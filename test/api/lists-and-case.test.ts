@@ -172,7 +172,7 @@ describe('unknown parameter names', () => {
     expect(res.body.errors).toEqual([
       {
         path: 'zzzzzzzz',
-        message: 'unknown query parameter; known parameters: city, neighborhood, type, purpose, currency',
+        message: 'unknown query parameter; known parameters: city, neighborhood, type, purpose, bedrooms, group_by, currency',
         suggestions: [],
       },
     ]);

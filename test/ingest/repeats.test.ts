@@ -116,7 +116,7 @@ describe('repeats', () => {
     );
     const { rows: stored } = await db.pool.query<{ volume: number; median_price: string }>(
       `SELECT volume, median_price FROM market_stats
-       WHERE city_key = $1 AND neighborhood_key IS NULL AND purpose = 'rent' AND type IS NULL`,
+       WHERE city_key = $1 AND neighborhood_key IS NULL AND purpose = 'rent' AND type IS NULL AND bedrooms IS NULL`,
       [cityKey],
     );
     expect(stored).toEqual([{ volume: direct[0].volume, median_price: direct[0].median }]);
