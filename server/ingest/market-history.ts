@@ -15,6 +15,7 @@
  * `full` recomputes every stored month. Runs inside the market refresh's transaction.
  */
 import { BEDROOMS_TOP, HISTORY_MAX_MONTHS, HISTORY_MIN_SAMPLE } from '../../contract/history.js';
+import { HISTORY_AGGREGATES, historyPriced } from '../platform/history-figures.js';
 import { quarterName } from './quarter-name.js';
 
 /** Months kept: the longest answer and the year before it (for the year-on-year change). */
@@ -46,25 +47,11 @@ WITH months AS (
   JOIN months m ON l.listed_at < m.e AND (l.removed_at IS NULL OR l.removed_at >= m.s)
   WHERE l.listed_at < (SELECT max(e) FROM months) AND (l.removed_at IS NULL OR l.removed_at >= (SELECT min(s) FROM months))
 ), priced AS (
-  SELECT lm.*,
-         CASE WHEN lm.active_end THEN coalesce(
-           (SELECT ph.price FROM price_history ph WHERE ph.listing_id = lm.id AND ph.changed_at < lm.e
-            ORDER BY ph.changed_at DESC, ph.id DESC LIMIT 1), lm.price) END AS price_end,
-         CASE WHEN lm.is_removed THEN floor(extract(epoch FROM (lm.removed_at - lm.listed_at)) / 86400) END AS dom
-  FROM lm
+  ${historyPriced('price_history')}
 ), g AS (
   SELECT min(city) AS city, city_key, min(neighborhood) AS neighborhood, neighborhood_key, purpose, type, bedrooms, month,
          GROUPING(neighborhood_key) = 1 AS city_wide, GROUPING(bedrooms) = 1 AS all_bedrooms,
-         count(*) FILTER (WHERE active_end)::int AS active,
-         count(*) FILTER (WHERE is_new)::int AS new,
-         count(*) FILTER (WHERE is_removed AND status = 'sold')::int AS sold,
-         count(*) FILTER (WHERE is_removed AND status = 'rented')::int AS rented,
-         count(*) FILTER (WHERE is_removed AND status = 'withdrawn')::int AS withdrawn,
-         count(dom)::int AS n_dom,
-         percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY price_end) AS q,
-         count(price_end) FILTER (WHERE surface > 0)::int AS n_ppm,
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY CASE WHEN surface > 0 THEN round(price_end / surface) END) AS ppm,
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY dom) AS med_dom
+         ${HISTORY_AGGREGATES}
   FROM priced
   GROUP BY month, city_key, purpose, GROUPING SETS (
     (), (type), (bedrooms), (type, bedrooms),

@@ -6,6 +6,7 @@
  * the listings' points selects them; the radius is kept small (HISTORY_RADIUS_MAX_M).
  */
 import { BEDROOMS_TOP, HISTORY_MIN_SAMPLE, HISTORY_RADIUS_DEFAULT_M, type THistoryQueryParsed } from '../../../contract/history.js';
+import { HISTORY_AGGREGATES, historyPriced } from '../../platform/history-figures.js';
 import { type Dataset, table } from '../dataset.js';
 import { SqlConditions } from '../listings/filters.js';
 import { addGeoConditions } from '../listings/geo.js';
@@ -56,24 +57,9 @@ export async function areaHistoryRows(
               (a.removed_at IS NOT NULL AND a.removed_at < m.e) AS is_removed
        FROM area a JOIN months m ON a.listed_at < m.e AND (a.removed_at IS NULL OR a.removed_at >= m.s)
      ), priced AS (
-       SELECT lm.*,
-              CASE WHEN lm.active_end THEN coalesce(
-                (SELECT ph.price FROM ${table(data, 'price_history')} ph WHERE ph.listing_id = lm.id AND ph.changed_at < lm.e
-                 ORDER BY ph.changed_at DESC, ph.id DESC LIMIT 1), lm.price) END AS price_end,
-              CASE WHEN lm.is_removed THEN floor(extract(epoch FROM (lm.removed_at - lm.listed_at)) / 86400) END AS dom
-       FROM lm
+       ${historyPriced(table(data, 'price_history'))}
      ), g AS (
-       SELECT month,
-              count(*) FILTER (WHERE active_end)::int AS active,
-              count(*) FILTER (WHERE is_new)::int AS new,
-              count(*) FILTER (WHERE is_removed AND status = 'sold')::int AS sold,
-              count(*) FILTER (WHERE is_removed AND status = 'rented')::int AS rented,
-              count(*) FILTER (WHERE is_removed AND status = 'withdrawn')::int AS withdrawn,
-              count(dom)::int AS n_dom,
-              percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY price_end) AS q,
-              count(price_end) FILTER (WHERE surface > 0)::int AS n_ppm,
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY CASE WHEN surface > 0 THEN round(price_end / surface) END) AS ppm,
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY dom) AS med_dom
+       SELECT month, ${HISTORY_AGGREGATES}
        FROM priced GROUP BY month
      )
      SELECT month, active AS active_listings, new AS new_listings, sold, rented, withdrawn,
