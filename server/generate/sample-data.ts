@@ -17,7 +17,7 @@ export const SAMPLE = {
   version: 4,
   listings: 2_000,
   seed: 20_260_101,
-  /** The sample's "now": listing dates fall in the two years before it; trends end there. */
+  /** The sample's "now": listing dates fall in the 36 months before it; trends end there. */
   asOf: new Date('2026-11-01T00:00:00.000Z'),
   source: 'mboa-sample',
 } as const;

@@ -25,7 +25,7 @@ import { validateRow } from '../ingest/validate.js';
 export interface SeedOptions {
   listings: number;
   seed?: number;
-  /** The generation instant (dates fall in the two years before it). Default: now. */
+  /** The generation instant (dates fall in the 36 months before it). Default: now. */
   now?: Date;
   source?: string;
   /** Share of generated rows repeating an earlier advert (generator.ts). Default: the generator's. */
