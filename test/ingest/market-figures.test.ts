@@ -55,7 +55,10 @@ describe('market figures after an import', () => {
       removed_at: null,
       price: 987_654_321_000,
       price_history: undefined,
-      // A sale states no rent terms (the generated row may have been a rent).
+      // A sale states no rent terms (the generated row may have been a rent), and a point
+      // of its own would lie in the generated row's city, not in Bonapriso.
+      lat: undefined,
+      lng: undefined,
       furnished: undefined,
       advance_months: undefined,
       deposit_months: undefined,

@@ -56,10 +56,10 @@ it('serves the seeded demo with a key per plan, kept with its secrets across a r
     const body = (await page.json()) as { data: unknown[]; meta: { total: number; next_cursor: string } };
     expect(body.data).toHaveLength(2);
     // 300 generated rows, the active repeats among them folded: what the seed logged it stored.
-    const seeded = first.npm.output().match(/"rows":(\d+)[^\n]*demo listings seeded/);
-    expect(seeded, first.npm.output()).not.toBeNull();
-    expect(Number(seeded![1])).toBeGreaterThan(250);
-    expect(body.meta.total).toBe(Number(seeded![1]));
+    // (The log line may reach the output after the banner: the logger writes asynchronously.)
+    const seeded = await first.npm.waitFor(/"rows":(\d+)[^\n]*demo listings seeded/, 10_000);
+    expect(Number(seeded[1])).toBeGreaterThan(250);
+    expect(body.meta.total).toBe(Number(seeded[1]));
 
     const serverPid = Number(JSON.parse(readFileSync(join(dataDir, 'embedded.json'), 'utf8')).pid);
     expect(serverPid).not.toBe(first.npm.child.pid);
