@@ -162,10 +162,11 @@ describe.each([
 
     it('keeps the per-day, per-endpoint, per-key breakdown equal to the monthly count', async () => {
       const { id, key } = await t.account('pro');
-      await get(t.baseUrl, SEARCH, key);
-      await get(t.baseUrl, '/api/v1/market/stats', key);
-      await get(t.baseUrl, '/api/v1/market/trends', key);
-      await get(t.baseUrl, '/api/v1/listings?limit=0', key); // 400: not counted
+      for (const path of [SEARCH, '/api/v1/market/stats', '/api/v1/market/trends']) {
+        const res = await get(t.baseUrl, path, key);
+        expect(res.status, `${path}: ${res.text}`).toBe(200);
+      }
+      expect((await get(t.baseUrl, '/api/v1/listings?limit=0', key)).status).toBe(400); // not counted
       await t.server.flushUsage();
       const { rows } = await t.db.pool.query<{ endpoint: string; calls: number }>(
         'SELECT endpoint, sum(calls)::int AS calls FROM daily_usage WHERE account_id = $1 GROUP BY endpoint ORDER BY endpoint',
