@@ -80,19 +80,34 @@ const bbox = z.union([z.string(), z.tuple([z.number(), z.number(), z.number(), z
 const EXCLUDED =
   'Only listings with a point of their own (`location.precision` `street`) or placed at their quarter’s centroid (`neighborhood`) are found; a listing located only by its city (`city`) never is.';
 
+/**
+ * `near` (its description given) and `radius_m` from 1 to `maxRadius`, `defaultRadius` when
+ * absent. Fresh schemas each call: extendApi writes the description onto its schema.
+ */
+function nearAndRadius(nearDescription: string, defaultRadius: number, maxRadius: number, radiusExample: number) {
+  return {
+    near: extendApi(nearSchema(), {
+      description: nearDescription,
+      // On the wire, text; the array form is typed clients' (written with commas).
+      type: 'string',
+      oneOf: undefined,
+      example: '4.0483,9.7043',
+    }).optional(),
+    radius_m: extendApi(wholeNumber(1, maxRadius), {
+      description: `Radius around \`near\`, metres: a whole number written in digits, 1 to ${maxRadius.toLocaleString('en-US')}; ${defaultRadius.toLocaleString('en-US')} when \`near\` is given without it. Only with \`near\`.`,
+      example: radiusExample,
+    }).optional(),
+  };
+}
+
 /** The geographic query parameters (typed clients pass `near` as `[lat, lng]` and `bbox` as four numbers, or as text). */
 export const GEO_PARAMS = {
-  near: extendApi(nearSchema(), {
-    description: `Only listings within \`radius_m\` metres of this point, \`lat,lng\` in decimal degrees (WGS84); each result then carries \`distance_m\`. Combines with every other filter and with \`bbox\` (both apply). ${EXCLUDED} Anything else is a 400 naming the parameter.`,
-    // On the wire, text; the array form is typed clients' (written with commas).
-    type: 'string',
-    oneOf: undefined,
-    example: '4.0483,9.7043',
-  }).optional(),
-  radius_m: extendApi(wholeNumber(1, RADIUS_MAX_M), {
-    description: `Radius around \`near\`, metres: a whole number written in digits, 1 to ${RADIUS_MAX_M.toLocaleString('en-US')}; ${RADIUS_DEFAULT_M.toLocaleString('en-US')} when \`near\` is given without it. Only with \`near\`.`,
-    example: 2000,
-  }).optional(),
+  ...nearAndRadius(
+    `Only listings within \`radius_m\` metres of this point, \`lat,lng\` in decimal degrees (WGS84); each result then carries \`distance_m\`. Combines with every other filter and with \`bbox\` (both apply). ${EXCLUDED} Anything else is a 400 naming the parameter.`,
+    RADIUS_DEFAULT_M,
+    RADIUS_MAX_M,
+    2000,
+  ),
   bbox: extendApi(bbox, {
     description: `Only listings inside this box, \`min_lng,min_lat,max_lng,max_lat\` in decimal degrees (WGS84), edges included. ${EXCLUDED} An empty or inverted box is a 400.`,
     type: 'string',
@@ -106,18 +121,12 @@ export const GEO_PARAMS = {
  * says what the area selects; `radius_m` from 1 to `maxRadius`, `defaultRadius` when absent.
  */
 export function areaParams(described: string, defaultRadius: number, maxRadius: number) {
-  return {
-    near: extendApi(nearSchema(), {
-      description: `${described} within \`radius_m\` metres of this point, \`lat,lng\` in decimal degrees (WGS84). ${EXCLUDED}`,
-      type: 'string',
-      oneOf: undefined,
-      example: '4.0483,9.7043',
-    }).optional(),
-    radius_m: extendApi(wholeNumber(1, maxRadius), {
-      description: `Radius around \`near\`, metres: a whole number written in digits, 1 to ${maxRadius.toLocaleString('en-US')}; ${defaultRadius.toLocaleString('en-US')} when \`near\` is given without it. Only with \`near\`.`,
-      example: 1000,
-    }).optional(),
-  };
+  return nearAndRadius(
+    `${described} within \`radius_m\` metres of this point, \`lat,lng\` in decimal degrees (WGS84). ${EXCLUDED}`,
+    defaultRadius,
+    maxRadius,
+    1000,
+  );
 }
 
 /** The value of `sort` that orders by distance to `near`. */
