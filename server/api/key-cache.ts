@@ -29,6 +29,11 @@ export interface ResolvedKey {
   rateLimitOverride: number | null;
   /** When this process last wrote `last_used_at` for the key (ms), or the stored value. */
   touchedAt: number;
+  /**
+   * A sign-up decoy (`signup_decoy_keys`): shown to a sign-up whose address was taken, it
+   * answers as a new account's key waiting for confirmation, for ever. Its ids exist nowhere.
+   */
+  decoy: boolean;
 }
 
 interface Entry {
@@ -53,14 +58,21 @@ interface KeyRow {
   kind: 'live' | 'test';
   monthly_quota_override: number | null;
   rate_limit_override: number | null;
+  decoy: boolean;
 }
 
+// A decoy reads as a live key of an active account that never confirmed its address: the
+// chain answers it exactly as it answers such a key (403 email_unverified, the quota as it stands).
 const KEY_SQL = `
 SELECT k.id AS key_id, k.account_id, k.revoked_at, k.expires_at, k.last_used_at, k.kind,
        a.plan, a.status, a.suspension_reason, a.email_verified_at IS NOT NULL AS email_verified,
-       a.monthly_quota_override, a.rate_limit_override
+       a.monthly_quota_override, a.rate_limit_override, false AS decoy
 FROM api_keys k JOIN accounts a ON a.id = k.account_id
-WHERE k.hash = $1`;
+WHERE k.hash = $1
+UNION ALL
+SELECT d.key_id, d.account_id, NULL, NULL, NULL, 'live', d.plan, 'active', NULL, false, NULL, NULL, true
+FROM signup_decoy_keys d
+WHERE d.hash = $1`;
 
 /** A bound on memory: beyond it the oldest entries go (a Map iterates in insertion order). */
 const MAX_ENTRIES = 100_000;
@@ -107,10 +119,11 @@ export class KeyCache {
       kind: row.kind,
       monthlyQuotaOverride: row.monthly_quota_override,
       rateLimitOverride: row.rate_limit_override,
+      decoy: row.decoy,
       // What this process wrote last, if it is newer than what the database holds yet.
       touchedAt: Math.max(row.last_used_at?.getTime() ?? 0, hit?.key.keyId === row.key_id ? hit.key.touchedAt : 0),
     };
-    if (resolved.kind === 'live') this.remember(hash, resolved.accountId);
+    if (resolved.kind === 'live' && !resolved.decoy) this.remember(hash, resolved.accountId);
     // A key whose account still waits for its e-mail confirmation is read afresh each time:
     // a customer who has just clicked the link calls again at once, before any feed delay.
     if (live && this.feed?.live && generation === this.generation && resolved.emailVerified) this.store(hash, resolved, readAt);

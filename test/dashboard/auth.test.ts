@@ -180,8 +180,26 @@ describe('sign-up', () => {
     expect(`${mail.subject} ${mail.text} ${String(mail.html)}`).not.toContain('evil.example');
     expect(await t.db.prisma.account.count({ where: { email: first.email } })).toBe(1);
     expect(t.mailbox.to(first.email).filter((m) => /Confirm your e-mail address/.test(m.subject ?? ''))).toHaveLength(1);
-    expect((await apiGet(t.baseUrl, '/api/v1/listings?limit=1', taken.key!)).status).toBe(401);
     await t.mailbox.waitFor(fresh, /Confirm your e-mail address/);
+    expect(await t.db.prisma.apiKey.count({ where: { prefix: taken.key!.slice(0, 16) } })).toBe(0);
+
+    // Neither does the key: the API answers both as a new account's key waiting for its
+    // address, with the same status, code, headers and body (ids and instants aside).
+    const answerOf = async (key: string, path: string) => {
+      const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': key } });
+      const body = (await res.json()) as { meta: { request_id: string } };
+      const headers = [...res.headers]
+        .filter(([h]) => !['date', 'x-request-id'].includes(h))
+        .map(([h, v]) => `${h}: ${h === 'content-length' ? 'N' : v}`)
+        .sort();
+      return { status: res.status, headers, body: JSON.stringify({ ...body, meta: { ...body.meta, request_id: 'ID' } }) };
+    };
+    for (const path of ['/api/v1/ping', '/api/v1/listings?limit=1']) {
+      const [a, b] = [await answerOf(taken.key!, path), await answerOf(free.key!, path)];
+      expect(a.status).toBe(403);
+      expect(a.body).toContain('"code":"email_unverified"');
+      expect(a).toEqual(b);
+    }
   });
 
   it('answers a sign-up no sooner than its floor, taken address or free', async () => {

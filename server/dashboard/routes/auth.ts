@@ -13,7 +13,7 @@ import { TOKEN_TTL_MS } from '../../accounts/email-tokens.js';
 import { isSelfServe } from '../../accounts/plan-rules.js';
 import { startVerification } from '../../accounts/verification.js';
 import { createAccount, normalizeEmail } from '../../accounts/accounts.js';
-import { generateApiKey } from '../../accounts/api-keys.js';
+import { createSignupDecoy } from '../../accounts/signup-decoys.js';
 import { AccountRuleError } from '../../accounts/errors.js';
 import { clearCookie, cookiePath, setCookie } from '../cookies.js';
 import type { Dashboard } from '../context.js';
@@ -107,7 +107,8 @@ export function authRoutes(router: Router, d: Dashboard): void {
       } catch (err) {
         if (!(err instanceof AccountRuleError && err.code === 'email_taken')) throw err;
         // The address has an account (open or closed): the answer is a new account's, its
-        // owner is told by mail, after the answer. Nothing says which addresses exist.
+        // owner is told by mail, after the answer. Nothing says which addresses exist, not
+        // even the key shown: the API answers it as an unconfirmed account's (signup-decoys.ts).
         d.afterAnswer('sign-up attempt mail', async () => {
           const owner = await d.prisma.account.findUnique({ where: { email } });
           if (!owner) return;
@@ -116,8 +117,9 @@ export function authRoutes(router: Router, d: Dashboard): void {
           else await d.mail.signupAttempt(owner);
         });
         logger.info({ domain: email.split('@')[1] }, 'dashboard: sign-up with a taken address');
+        const decoy = await createSignupDecoy(d.prisma, plan);
         await untilTime(answerAt);
-        return welcome(req, res, { company: form.company, plan, email, key: generateApiKey().key });
+        return welcome(req, res, { company: form.company, plan, email, key: decoy });
       }
       // The key works once the address is confirmed: the link goes out after the answer.
       const account = { id: created.account.id, email, language: lang, companyName: null };
@@ -141,7 +143,8 @@ export function authRoutes(router: Router, d: Dashboard): void {
   /**
    * The welcome page with the first key. No session: the account opens with its
    * confirmation link, so an address that already has an account gets the very same
-   * answer (a key of the same form that exists nowhere) and no page after it differs.
+   * answer (a decoy key that the API answers as a new account's unconfirmed key) and no
+   * page after it differs.
    */
   function welcome(req: Request, res: Response, o: { company: string; plan: PlanName; email: string; key: string }): void {
     const s = state(res);
