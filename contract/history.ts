@@ -138,9 +138,16 @@ const HISTORY_CSV_COLUMNS = [
   'currency',
 ] as const;
 
+/**
+ * A text cell a spreadsheet would read as a formula (OWASP's CSV-injection rule: one that
+ * begins with `=`, `+`, `-`, `@`, a tab or a carriage return) goes out behind an apostrophe,
+ * which shows it as the text it is. Numbers go out as they are: a negative change is a number.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function csvField(v: string | number | null): string {
   if (v === null) return '';
-  const s = String(v);
+  const s = typeof v === 'string' && FORMULA_START.test(v) ? `'${v}` : String(v);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -116,9 +116,13 @@ interface ExportState {
   total: number;
 }
 
+/**
+ * Text from adverts (titles above all) may begin like a formula: such a cell goes out behind
+ * an apostrophe (OWASP's CSV-injection rule), so a spreadsheet shows it and runs nothing.
+ */
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
+  const text = typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

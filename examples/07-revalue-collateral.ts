@@ -27,7 +27,11 @@ Values every row of a collateral CSV and writes estimate, range and confidence b
 
 /** A simple CSV line: fields without commas or quotes, as a collateral register exports them. */
 const split = (line: string) => line.split(',').map((f) => f.trim());
-const quote = (v: string | number) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+/** A cell written back: quoted where needed, and a text that begins like a formula behind an apostrophe (OWASP). */
+const quote = (v: string | number) => {
+  const s = typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
 
 run(async () => {
   const mboa = client('enterprise');
