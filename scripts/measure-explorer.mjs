@@ -61,6 +61,9 @@ try {
         assetBytes: assets.reduce((n, r) => n + r.encodedBodySize, 0),
         assetsFromCache: assets.filter((r) => r.transferSize === 0).length,
         assets: assets.map((r) => `${new URL(r.name).pathname} ${r.encodedBodySize} B`),
+        domReadyMs: nav.domContentLoadedEventEnd,
+        apiFirstMs: Math.min(...api.map((r) => r.startTime)),
+        apiLastMs: Math.max(...api.map((r) => r.responseEnd)),
         apiCalls: api.length,
         apiBytes: api.reduce((n, r) => n + r.encodedBodySize, 0),
       };
@@ -71,6 +74,7 @@ try {
     times.push(ms);
     console.log(
       `${run === 0 ? 'cold' : 'warm'} run ${run + 1}: first view of ${values.city} ${ms.toFixed(0)} ms (${m.coloured} of ${m.quarters} quarters coloured, state ${m.ready}); ` +
+        `page ready ${m.domReadyMs.toFixed(0)} ms, API calls from ${m.apiFirstMs.toFixed(0)} to ${m.apiLastMs.toFixed(0)} ms; ` +
         `page ${(m.pageBytes / 1024).toFixed(1)} kB, assets ${(m.assetBytes / 1024).toFixed(1)} kB compressed${m.assetsFromCache ? ` (${m.assetsFromCache} from cache)` : ''}, ${m.apiCalls} API calls ${(m.apiBytes / 1024).toFixed(1)} kB`,
     );
     if (run === 0) for (const a of m.assets) console.log(`  ${a}`);

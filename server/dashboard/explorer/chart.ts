@@ -59,7 +59,7 @@ export function historyChart(container: HTMLElement, points: THistoryPoint[], f:
       { label: f.say('explorer.chart.p75'), scale: 'xaf', stroke: '#41b6c4', dash: [4, 4], width: 1, spanGaps: false, value: money },
     ],
     axes: [
-      { values: (_u, splits) => splits.map((s) => f.month(monthOf(s))) },
+      { space: 80, values: (_u, splits) => splits.map((s) => f.month(monthOf(s))) },
       { scale: 'xaf', size: 64, values: (_u, splits) => splits.map((s) => f.short(s)) },
       {
         scale: 'n',
@@ -69,6 +69,8 @@ export function historyChart(container: HTMLElement, points: THistoryPoint[], f:
         values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? f.number(s) : '')),
       },
     ],
+    // The legend names the series; the figures are in the table under the chart.
+    legend: { live: false },
     hooks: { drawClear: [shade] },
   };
   const data: uPlot.AlignedData = [

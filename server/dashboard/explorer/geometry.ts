@@ -33,6 +33,8 @@ export interface CityShape {
   project(lat: number, lng: number): [number, number] | null;
   /** The box holding every centroid, with a margin: what the map shows first. */
   focus: [number, number, number, number];
+  /** A distance in metres, in drawing units. */
+  metres(m: number): number;
 }
 
 export function cityShape(city: ExplorerCity): CityShape {
@@ -79,5 +81,5 @@ export function cityShape(city: ExplorerCity): CityShape {
     Math.min(WIDTH, Math.max(...xs) + margin),
     Math.min(height, Math.max(...ys) + margin),
   ];
-  return { width: WIDTH, height, cells, project, focus };
+  return { width: WIDTH, height, cells, project, focus, metres: (m) => (m / M_PER_DEG) * scale };
 }

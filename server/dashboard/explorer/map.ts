@@ -23,6 +23,9 @@ export interface MapPoint {
 
 type Box = [number, number, number, number];
 
+/** How far around a quarter's centroid its zoomed view reaches at most. */
+const ZOOM_SPAN_M = 2_500;
+
 export class QuarterMap {
   readonly element: SVGSVGElement;
   private readonly paths = new Map<string, SVGPathElement>();
@@ -106,8 +109,15 @@ export class QuarterMap {
     const cell = name ? this.shape.cells.find((c) => c.name === name) : undefined;
     if (name) this.paths.get(name)?.classList.add('is-selected');
     if (cell?.path) {
-      // The quarter's box with a margin, widened to the map's own proportions (the drawing keeps its size).
-      const [x0, y0, x1, y1] = cell.box;
+      // The quarter's box with a margin, at most ZOOM_SPAN around its centroid (a shape at the edge
+      // of the city runs to its bounds), widened to the map's own proportions (the drawing keeps its size).
+      const span = this.shape.metres(ZOOM_SPAN_M);
+      const [x0, y0, x1, y1] = [
+        Math.max(cell.box[0], cell.x - span),
+        Math.max(cell.box[1], cell.y - span),
+        Math.min(cell.box[2], cell.x + span),
+        Math.min(cell.box[3], cell.y + span),
+      ];
       const [f0, g0, f1, g1] = this.shape.focus;
       const ratio = (f1 - f0) / (g1 - g0);
       let w = (x1 - x0) * 1.3;

@@ -13,12 +13,13 @@ import { curlOf } from './snippets.js';
 
 const FIELDS = ['city', 'neighborhood', 'type', 'purpose', 'surface', 'bedrooms', 'bathrooms', 'furnished', 'land_title'] as const;
 
-/** The estimate, its range and the comparables' adjusted prices on one scale. */
-function bar(v: TValuation, f: Format): SVGSVGElement {
-  const prices = [v.estimate.low, v.estimate.high, ...v.comparables.map((c) => c.adjusted_price)];
+/** The estimate, its range and the comparables' adjusted prices on one scale, the three figures under their marks. */
+function bar(v: TValuation, f: Format): [SVGSVGElement, HTMLElement] {
+  const e = v.estimate;
+  const prices = [e.low, e.high, ...v.comparables.map((c) => c.adjusted_price)];
   const lo = Math.min(...prices) * 0.95;
   const hi = Math.max(...prices) * 1.05;
-  const x = (p: number) => (((p - lo) / (hi - lo || 1)) * 100).toFixed(2);
+  const x = (p: number) => ((p - lo) / (hi - lo || 1)) * 100;
   const chart = svg(
     'svg',
     {
@@ -26,24 +27,21 @@ function bar(v: TValuation, f: Format): SVGSVGElement {
       viewBox: '0 0 100 16',
       preserveAspectRatio: 'none',
       role: 'img',
-      'aria-label': f.say('explorer.valuation.bar', {
-        low: f.xaf(v.estimate.low),
-        price: f.xaf(v.estimate.price),
-        high: f.xaf(v.estimate.high),
-      }),
+      'aria-label': f.say('explorer.valuation.bar', { low: f.xaf(e.low), price: f.xaf(e.price), high: f.xaf(e.high) }),
     },
     svg('rect', { class: 'track', x: 0, y: 6, width: 100, height: 4 }),
-    svg('rect', {
-      class: 'range',
-      x: x(v.estimate.low),
-      y: 3,
-      width: (Number(x(v.estimate.high)) - Number(x(v.estimate.low))).toFixed(2),
-      height: 10,
-    }),
+    svg('rect', { class: 'range', x: x(e.low).toFixed(2), y: 3, width: (x(e.high) - x(e.low)).toFixed(2), height: 10 }),
   );
-  for (const c of v.comparables) chart.append(svg('rect', { class: 'comparable', x: x(c.adjusted_price), y: 1, width: 0.3, height: 14 }));
-  chart.append(svg('rect', { class: 'estimate', x: (Number(x(v.estimate.price)) - 0.4).toFixed(2), y: 0, width: 0.8, height: 16 }));
-  return chart;
+  for (const c of v.comparables)
+    chart.append(svg('rect', { class: 'comparable', x: x(c.adjusted_price).toFixed(2), y: 1, width: 0.3, height: 14 }));
+  chart.append(svg('rect', { class: 'estimate', x: (x(e.price) - 0.4).toFixed(2), y: 0, width: 0.8, height: 16 }));
+  // Each figure under its mark (placed through the CSSOM: the CSP refuses style attributes).
+  const label = (value: number, strong: boolean) => {
+    const node = el(strong ? 'strong' : 'span', { class: 'bar-label' }, f.xaf(value));
+    node.style.left = `${Math.min(92, Math.max(8, x(value))).toFixed(2)}%`;
+    return node;
+  };
+  return [chart, el('p', { class: 'bar-labels', 'aria-hidden': 'true' }, label(e.low, false), label(e.price, true), label(e.high, false))];
 }
 
 export class ValuationForm {
@@ -141,8 +139,7 @@ export class ValuationForm {
           confidence: f.say(`explorer.confidence.${e.confidence}`),
         }),
       ),
-      bar(v, f),
-      el('p', { class: 'bar-labels' }, el('span', {}, f.xaf(e.low)), el('strong', {}, f.xaf(e.price)), el('span', {}, f.xaf(e.high))),
+      ...bar(v, f),
       el('p', { class: 'hint' }, `${v.method_detail} ${f.say('explorer.valuation.basis', { n: v.sample_size })}`),
       el(
         'div',

@@ -75,7 +75,7 @@ export const marketClientMessages = {
   'explorer.percentSign': { en: '%', fr: '\u00a0%' },
   'explorer.valuation.anyQuarter': { en: 'Any quarter of the city', fr: 'Tout quartier de la ville' },
   'explorer.valuation.range': {
-    en: 'Between {low} and {high} with {level} % probability; confidence: {confidence}.',
+    en: 'Between {low} and {high} with {level}% probability; confidence: {confidence}.',
     fr: 'Entre {low} et {high} avec une probabilité de {level} % ; confiance : {confidence}.',
   },
   'explorer.valuation.bar': {
