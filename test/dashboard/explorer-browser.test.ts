@@ -267,7 +267,7 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the market explore
         await s.page.goto('/dashboard/market?city=Douala');
         await mapReady(s.page, 'Douala');
         expect(await s.page.getAttribute('html', 'lang')).toBe(lang);
-        await shot(s.page, `explorer-map-${device}-${lang}`, device === 'phone' ? '.map-card' : undefined);
+        await shot(s.page, `explorer-map-${device}-${lang}`, device === 'phone' ? '.map-card' : '#explorer-filters');
         await clickQuarter(s.page, quarter);
         if ((device === 'desktop') === (lang === 'en')) await shot(s.page, `explorer-history-${device}-${lang}`, '#history-panel');
         expect(s.problems).toEqual([]);
