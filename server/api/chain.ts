@@ -186,7 +186,7 @@ export function apiAdmission(deps: PipelineDeps): Chain {
   return async (req, res, metadata) => {
     const at = now();
     const ctx = context(res);
-    if (ctx.explorer) return admitExplorerCall(deps.explorer!, deps.admission, res, at);
+    if (ctx.explorer) return admitExplorerCall(deps.explorer!, deps.admission, res, metadata.endpoint, at);
     const sample = ctx.dataset === 'sample';
     // Test keys have their own per-minute limit and are never counted.
     const caller = sample ? { ...ctx.caller!, ratePerMinute: TEST_KEYS.ratePerMinute, rateScope: 'test' as const } : ctx.caller!;

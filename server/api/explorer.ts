@@ -74,11 +74,22 @@ function quotaNow(admission: Admission, caller: Caller, at: Date): Promise<numbe
 
 /**
  * Admits an explorer call: the quota as it stands in `meta` and the headers (this call
- * takes nothing from it; read at most once a second per account), then the session's window.
+ * takes nothing from it; read at most once a second per account), then the session's
+ * window. Every route but the bulk export, which is charged by blocks of lines.
  */
-export async function admitExplorerCall(sessions: ExplorerSessions, admission: Admission, res: ApiResponse, at: Date): Promise<void> {
+export async function admitExplorerCall(
+  sessions: ExplorerSessions,
+  admission: Admission,
+  res: ApiResponse,
+  endpoint: EndpointName,
+  at: Date,
+): Promise<void> {
   const ctx = context(res);
   const caller = ctx.caller!;
+  // A bulk export is charged per block of lines: never through the page, which has no use for one.
+  if (endpoint === 'exports.listings') {
+    throw new ApiError('plan_forbidden', 'The market explorer does not export: call /api/v1/exports/listings with your API key.');
+  }
   ctx.quota = quotaView(caller, await quotaNow(admission, caller, at), at);
   setQuotaHeaders(ctx.headers!, ctx.quota);
   const wait = await sessions.take(ctx.explorer!.sessionId);

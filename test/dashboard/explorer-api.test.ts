@@ -166,6 +166,19 @@ describe('calls of the explorer', () => {
   });
 });
 
+describe('what the explorer may not do', () => {
+  it('export in bulk: refused, and nothing charged', async () => {
+    const user = await explorerUser(t, 'enterprise');
+    const { config } = await explorerPage(user);
+    const res = await explorerGet(t.baseUrl, '/api/v1/exports/listings?city=Kribi', config.credential!);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('plan_forbidden');
+    expect(res.body.detail).toContain('with your API key');
+    expect((await get(t.baseUrl, '/api/v1/exports/listings?city=Kribi', user.key)).status).toBe(200);
+    expect(await storedUsage(t, user.accountId)).toBe(1);
+  });
+});
+
 describe('the per-session limit', () => {
   const limited = (redis: boolean) => async () => {
     const server = await startExplorerServer({ explorerLimit: { points: 5, windowSeconds: 60 }, redis });
