@@ -5,6 +5,7 @@
  * (429 past the limit, another session unaffected); a credential is refused once it no
  * longer stands for a live session holding that key.
  */
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthlyUsage } from '../../server/accounts/usage.js';
 import type { TestServer } from '../helpers/server.js';
@@ -48,6 +49,28 @@ describe('the page', () => {
     expect(asked.config.view).toEqual({ city: 'Yaoundé', purpose: 'sale', type: 'villa', bedrooms: 3, colour: 'change' });
     const odd = await explorerPage(user, '?city=Paris&purpose=lease&bedrooms=12&colour=red');
     expect(odd.config.view).toEqual({ city: 'Douala', purpose: 'rent', type: null, bedrooms: null, colour: 'median' });
+  });
+
+  it('loads under 250 kB compressed, everything from this server', async () => {
+    const user = await explorerUser(t, 'pro');
+    const page = await explorerPage(user);
+    const assets = [...page.html.matchAll(/(?:src|href)="(\/dashboard\/assets\/[^"]+)"/g)].map((m) => m[1]);
+    expect(assets.map((a) => a.split('?')[0]).sort()).toEqual([
+      '/dashboard/assets/dashboard.css',
+      '/dashboard/assets/dashboard.js',
+      '/dashboard/assets/explorer.css',
+      '/dashboard/assets/explorer.js',
+    ]);
+    expect(page.html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+    let bytes = gzipSync(page.html).length;
+    for (const asset of assets) {
+      const res = await fetch(`${t.baseUrl}${asset}`);
+      expect(res.status, asset).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      bytes += gzipSync(Buffer.from(await res.arrayBuffer())).length;
+    }
+    console.info(`explorer: page and assets ${(bytes / 1024).toFixed(1)} kB gzipped`);
+    expect(bytes).toBeLessThan(250 * 1024);
   });
 
   it('sends a visitor without a session to log in, and back', async () => {
