@@ -34,7 +34,7 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the demo’s explo
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     });
     try {
-      const base = (await npm.waitFor(/Market explorer: (http:\/\/127\.0\.0\.1:\d+)\/dashboard\/market/, 240_000))[1];
+      const base = (await npm.waitFor(/Market explorer: (http:\/\/127\.0\.0\.1:\d+)\/dashboard\/market/, 480_000))[1];
       const login = JSON.parse(readFileSync(join(dataDir, 'demo-login.json'), 'utf8')) as { password: string };
       expect(statSync(join(dataDir, 'demo-login.json')).mode & 0o777).toBe(0o600);
       expect(npm.output()).toContain(`password ${login.password}`);
@@ -75,5 +75,5 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the demo’s explo
       npm.child.kill('SIGTERM');
       await npm.exited(30_000);
     }
-  }, 420_000);
+  }, 900_000);
 });
