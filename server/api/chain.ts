@@ -15,11 +15,12 @@ import { ApiError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { BackgroundWork } from '../platform/background-work.js';
 import type { Admission, AdmissionCaller, RateState } from '../quota/admission.js';
-import type { ApiResponse, Chain } from './handler.js';
+import type { ApiRequest, ApiResponse, Chain } from './handler.js';
 import { type Caller, context, type RequestContext } from './context.js';
 import type { KeyCache, ResolvedKey } from './key-cache.js';
 import { quotaView, setQuotaHeaders } from './quota-headers.js';
 import type { AnswerHeaders } from '../http/answer-headers.js';
+import { admitExplorerCall, explorerCallOf, type ExplorerSessions, previewAllowed } from './explorer.js';
 
 export interface PipelineDeps {
   pool: pg.Pool;
@@ -28,6 +29,8 @@ export interface PipelineDeps {
   /** Work done after an answer, awaited by a shutdown before the pool closes. */
   background: BackgroundWork;
   logger: Logger;
+  /** The dashboard's market explorer: its sessions may call as one of their account's keys (explorer.ts). */
+  explorer?: ExplorerSessions;
   now?: () => Date;
 }
 
@@ -67,6 +70,16 @@ export function apiQuotaAsItStands(deps: PipelineDeps): Chain {
   };
 }
 
+/** The hash of the key in the X-API-Key header. */
+function keyHashOf(req: ApiRequest): string {
+  const header = req.headers['x-api-key'];
+  const given = Array.isArray(header) ? header[0] : header;
+  if (given === undefined || given.trim() === '') throw new ApiError('missing_api_key', 'Send your API key in the X-API-Key header.');
+  const key = given.trim();
+  if (!isWellFormedApiKey(key)) throw new ApiError('invalid_api_key', INVALID);
+  return hashApiKey(key);
+}
+
 /** The chain's first half: who calls (key, account) and whether the plan includes the route. */
 export function apiIdentity(deps: PipelineDeps): Chain {
   const now = deps.now ?? (() => new Date());
@@ -82,13 +95,9 @@ export function apiIdentity(deps: PipelineDeps): Chain {
   const showQuota = quotaAsItStands(deps);
 
   return async (req, res, metadata) => {
-    const header = req.headers['x-api-key'];
-    const given = Array.isArray(header) ? header[0] : header;
-    if (given === undefined || given.trim() === '') throw new ApiError('missing_api_key', 'Send your API key in the X-API-Key header.');
-    const key = given.trim();
-    if (!isWellFormedApiKey(key)) throw new ApiError('invalid_api_key', INVALID);
+    const explorer = await explorerCallOf(deps.explorer, req, now());
+    const keyHash = explorer?.keyHash ?? keyHashOf(req);
     const at = now();
-    const keyHash = hashApiKey(key);
     context(res).failureAccount = deps.keys.lastAccountOf(keyHash);
     const resolved = await deps.keys.resolve(keyHash);
     const verdict = keyVerdict(resolved, resolved, at);
@@ -105,7 +114,8 @@ export function apiIdentity(deps: PipelineDeps): Chain {
     const ctx = context(res);
     ctx.caller = caller;
     ctx.keyHash = keyHash;
-    ctx.dataset = resolved!.kind === 'test' ? 'sample' : 'live';
+    if (explorer) ctx.explorer = explorer;
+    ctx.dataset = resolved!.kind === 'test' || explorer?.preview ? 'sample' : 'live';
     headersOf(res).setHeader(DATASET_HEADER, ctx.dataset);
     if (verdict === 'suspended') {
       await showQuota(res, caller, at);
@@ -123,9 +133,9 @@ export function apiIdentity(deps: PipelineDeps): Chain {
         'Confirm the e-mail address of this account first: open the link sent to it at sign-up (logging in to the dashboard mails a new one). The key works as soon as the address is confirmed.',
       );
     }
-    touch(resolved!, at);
+    if (!explorer) touch(resolved!, at);
 
-    if (!metadata.plans.includes(caller.plan)) {
+    if (!metadata.plans.includes(caller.plan) && !previewAllowed(explorer, metadata.endpoint)) {
       await showQuota(res, caller, at);
       const names = metadata.plans.map((p) => PLANS[p].label).join(', ');
       throw new ApiError(
@@ -176,6 +186,7 @@ export function apiAdmission(deps: PipelineDeps): Chain {
   return async (req, res, metadata) => {
     const at = now();
     const ctx = context(res);
+    if (ctx.explorer) return admitExplorerCall(deps.explorer!, deps.admission, res, metadata.endpoint, at);
     const sample = ctx.dataset === 'sample';
     // Test keys have their own per-minute limit and are never counted.
     const caller = sample ? { ...ctx.caller!, ratePerMinute: TEST_KEYS.ratePerMinute, rateScope: 'test' as const } : ctx.caller!;

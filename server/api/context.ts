@@ -13,6 +13,16 @@ export interface Caller {
   ratePerMinute: number | null;
 }
 
+/** A call of the dashboard's market explorer (explorer.ts): what its credential stands for. */
+export interface ExplorerCall {
+  /** The dashboard session, whose window the call counts in. */
+  sessionId: string;
+  /** The hash of the account's key the session acts as. */
+  keyHash: string;
+  /** Read the public sample whatever the key (and, for the routes explorer.ts names, whatever the plan). */
+  preview: boolean;
+}
+
 export interface RequestContext extends StartedRequest {
   caller?: Caller;
   /** The hash of the caller's key, to read it again while a long call (an export) runs. */
@@ -23,6 +33,8 @@ export interface RequestContext extends StartedRequest {
   quota?: TQuota;
   /** The live-key account a failed answer counts against when the key could not be resolved (database unreachable). */
   failureAccount?: string;
+  /** Made by the dashboard's market explorer: never counted, limited per dashboard session. */
+  explorer?: ExplorerCall;
   /** A counted call's place in the quota, settled when its answer is known. */
   ticket?: Ticket;
 }

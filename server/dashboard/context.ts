@@ -9,9 +9,10 @@ import type { Prisma } from '../platform/db.js';
 import type { Logger } from '../platform/logger.js';
 import type { AccountMail } from '../mail/account-mail.js';
 import type { BackgroundWork } from '../platform/background-work.js';
-import { type Asset, asset } from './assets.js';
+import { type Asset, asset, builtAsset } from './assets.js';
+import { EXPLORER_CALLS } from './explorer-access.js';
 import { FormTokens } from './form-tokens.js';
-import { AttemptLimiter } from './attempt-limiter.js';
+import { AttemptLimiter, type Limit } from './attempt-limiter.js';
 import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimits } from './login-limiter.js';
 import { DEFAULT_SIGNUP_LIMITS, SignupLimiter, type SignupLimits } from './signup-limiter.js';
 
@@ -34,6 +35,8 @@ export interface DashboardDeps {
   formSecrets: readonly string[];
   loginLimits?: LoginLimits;
   signupLimits?: SignupLimits;
+  /** Calls of the market explorer per dashboard session and window (EXPLORER_CALLS by default). */
+  explorerLimit?: Limit;
   /** Namespace of the dashboard's counters in Redis (`mboa`); separate deployments sharing a Redis use their own. */
   limitPrefix?: string;
   now?: () => Date;
@@ -57,6 +60,9 @@ export class Dashboard {
   readonly resetByIp: AttemptLimiter;
   readonly resetByEmail: AttemptLimiter;
   readonly assets: Record<string, Asset>;
+  /** Whether the market explorer's script is built (else its page says how). */
+  readonly explorerBuilt: boolean;
+  readonly explorerLimit: Limit;
   readonly now: () => Date;
 
   constructor(readonly deps: DashboardDeps) {
@@ -72,6 +78,11 @@ export class Dashboard {
       'dashboard.css': asset('dashboard.css', 'text/css; charset=utf-8'),
       'dashboard.js': asset('dashboard.js', 'text/javascript; charset=utf-8'),
     };
+    const explorerJs = builtAsset('explorer.js', 'text/javascript; charset=utf-8');
+    const explorerCss = builtAsset('explorer.css', 'text/css; charset=utf-8');
+    this.explorerBuilt = explorerJs !== null && explorerCss !== null;
+    if (explorerJs && explorerCss) Object.assign(this.assets, { 'explorer.js': explorerJs, 'explorer.css': explorerCss });
+    this.explorerLimit = deps.explorerLimit ?? EXPLORER_CALLS;
     this.now = deps.now ?? (() => new Date());
   }
 

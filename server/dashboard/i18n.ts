@@ -12,6 +12,8 @@ import { errorsMessages } from './messages/errors.js';
 import { homeMessages } from './messages/home.js';
 import { keysMessages } from './messages/keys.js';
 import { layoutMessages } from './messages/layout.js';
+import { marketMessages } from './messages/market.js';
+import { marketClientMessages } from './messages/market-client.js';
 import { passwordMessages } from './messages/password.js';
 import { plansMessages } from './messages/plans.js';
 import { salesMessages } from './messages/sales.js';
@@ -30,6 +32,8 @@ const DASHBOARD = catalogue(
   salesMessages,
   usageMessages,
   billingMessages,
+  marketMessages,
+  marketClientMessages,
   errorsMessages,
 );
 

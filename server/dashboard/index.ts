@@ -19,6 +19,7 @@ import { t } from './i18n.js';
 import { accountRoutes } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
 import { keyRoutes } from './routes/keys.js';
+import { marketRoutes } from './routes/market.js';
 import { overviewRoutes } from './routes/overview.js';
 import { planRoutes } from './routes/plans.js';
 import { passwordRoutes } from './routes/password.js';
@@ -27,6 +28,7 @@ import { verifyRoutes } from './routes/verify.js';
 import { badRequestPage, controlCharactersPage, messagePage, notFoundPage, serverErrorPage, unavailablePage } from './views/errors.js';
 
 export type { DashboardDeps } from './context.js';
+export { ExplorerAccess } from './explorer-access.js';
 
 const CSP = [
   "default-src 'none'",
@@ -85,6 +87,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   passwordRoutes(router, d);
   accountRoutes(router, d);
   overviewRoutes(router, d);
+  marketRoutes(router, d);
   keyRoutes(router, d);
   planRoutes(router, d);
   salesRoutes(router, d);

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { buildApp } from './app.js';
 import type { RedisSentinels, Secrets } from '../platform/config.js';
 import { connectRedis, REDIS_WAIT_MS, waitForRedis } from './redis.js';
-import { type DashboardDeps, dashboardRouter } from '../dashboard/index.js';
+import { type DashboardDeps, dashboardRouter, ExplorerAccess } from '../dashboard/index.js';
 import { type Database, openDatabase } from '../platform/db.js';
 import { contract } from '../../contract/router.js';
 import { QuotaAlerts } from '../mail/quota-alerts.js';
@@ -193,7 +193,8 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   });
   exportPool.on('error', () => {});
   const dataCache = new DataCache<unknown>(feed);
-  const chainDeps = { pool: db.pool, keys: new KeyCache(db.pool, feed), admission, background, logger, now: options.now };
+  const explorer = new ExplorerAccess(db.prisma, redis, options.dashboard); // the market explorer's calls: uncounted, limited per session
+  const chainDeps = { pool: db.pool, keys: new KeyCache(db.pool, feed), admission, background, logger, explorer, now: options.now };
   const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const api = createApiHandler({
     contract,

@@ -5,6 +5,7 @@
  * never creates them: an operator who wants them runs `npm run admin -- demo`, and a
  * production start warns when the database holds them.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PLAN_NAMES, type PlanName } from '../../contract/plans.js';
@@ -12,6 +13,7 @@ import { hashApiKey } from '../accounts/api-keys.js';
 import { isKeyActive } from '../accounts/policy.js';
 import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../accounts/keys.js';
+import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import type pg from 'pg';
 import type { Prisma } from '../platform/db.js';
 
@@ -62,6 +64,37 @@ export async function ensureDemoAccounts(prisma: Prisma, saved: Partial<DemoKeys
     keys[plan] = (await createKey(prisma, account.id, 'Demo key')).key;
   }
   return keys;
+}
+
+/** Where demo mode keeps the demo accounts' dashboard password. */
+export function demoLoginFile(dataDir: string): string {
+  return join(dataDir, 'demo-login.json');
+}
+
+/**
+ * Demo mode only: one dashboard password for the demo accounts, made at random on the
+ * first start and kept in the data folder (`demo-login.json`), so a fresh clone can log in
+ * and open the market explorer. Set again when an account lost it.
+ */
+export async function ensureDemoPassword(prisma: Prisma, dataDir: string): Promise<string> {
+  const file = demoLoginFile(dataDir);
+  let password: string | undefined;
+  try {
+    password = (JSON.parse(readFileSync(file, 'utf8')) as { password?: string }).password;
+  } catch {
+    password = undefined;
+  }
+  if (!password || password.length < 16) {
+    password = randomBytes(12).toString('base64url');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, `${JSON.stringify({ emails: PLAN_NAMES.map(demoEmail), password }, null, 2)}\n`, { mode: 0o600 });
+  }
+  for (const plan of PLAN_NAMES) {
+    const account = await prisma.account.findUnique({ where: { email: demoEmail(plan) } });
+    if (!account || (await verifyPassword(password, account.passwordHash))) continue;
+    await prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword(password) } });
+  }
+  return password;
 }
 
 /**

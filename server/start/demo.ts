@@ -10,13 +10,15 @@ import { startEmbeddedPostgres } from '../platform/embedded-postgres.js';
 import { seedListings } from '../generate/seed.js';
 import { ensureSampleData } from '../generate/sample-data.js';
 import type { Logger } from '../platform/logger.js';
-import { type DemoKeys, ensureDemoAccounts, readDemoKeys, writeDemoKeys } from './demo-accounts.js';
+import { type DemoKeys, ensureDemoAccounts, ensureDemoPassword, readDemoKeys, writeDemoKeys } from './demo-accounts.js';
 import { demoSecrets } from './demo-secrets.js';
 
 export interface Demo {
   databaseUrl: string;
   secrets: Secrets;
   keys: DemoKeys;
+  /** The demo accounts' dashboard password (demo-login.json). */
+  password: string;
   /** Stops the embedded database; after the server is closed. */
   stop(): Promise<void>;
 }
@@ -38,7 +40,14 @@ export async function prepareDemo(config: Config, logger: Logger): Promise<Demo>
       }
       const keys = await ensureDemoAccounts(db.prisma, readDemoKeys(config.dataDir));
       writeDemoKeys(config.dataDir, keys);
-      return { databaseUrl: embedded.url, secrets: demoSecrets(config.dataDir, config.secrets), keys, stop: () => embedded.stop() };
+      const password = await ensureDemoPassword(db.prisma, config.dataDir);
+      return {
+        databaseUrl: embedded.url,
+        secrets: demoSecrets(config.dataDir, config.secrets),
+        keys,
+        password,
+        stop: () => embedded.stop(),
+      };
     } finally {
       await db.close();
     }

@@ -7,7 +7,7 @@
 import { ConfigError, type Config, type Secrets } from '../platform/config.js';
 import { createLogger, flushLogs, type Logger } from '../platform/logger.js';
 import { createServer, type MboaServer } from './create-server.js';
-import { demoKeysFile, findDemoAccounts } from './demo-accounts.js';
+import { demoKeysFile, demoLoginFile, findDemoAccounts } from './demo-accounts.js';
 import { type Demo, prepareDemo } from './demo.js';
 import { loadConfig } from '../platform/config.js';
 import { serverMail } from '../mail/setup.js';
@@ -28,6 +28,9 @@ function banner(base: string, demo: Demo | undefined, config: Config): string {
     lines.push(`Demo mode: embedded PostgreSQL in ${config.dataDir}. Demo keys (also in ${demoKeysFile(config.dataDir)}):`);
     for (const [plan, key] of Object.entries(demo.keys)) lines.push(`  ${plan.padEnd(10)} ${key}`);
     lines.push(`Try: curl -H "X-API-Key: ${demo.keys.starter}" "${base}/api/v1/listings?city=Douala&limit=2"`);
+    lines.push(
+      `Market explorer: ${base}/dashboard/market  (log in as demo-pro@mboa.cm, demo-starter@… or demo-enterprise@…, password ${demo.password}; also in ${demoLoginFile(config.dataDir)})`,
+    );
   }
   return `${lines.join('\n')}\n\n`;
 }

@@ -35,10 +35,30 @@ describe('two languages', () => {
   it('has every message in French and English, with the same parameters', () => {
     const sample = {
       ...Object.fromEntries(
-        ['company', 'name', 'id', 'plan', 'prefix', 'date', 'day', 'month', 'from', 'to', 'amount', 'price', 'email', 'number'].map((k) => [
-          k,
-          k.toUpperCase(),
-        ]),
+        [
+          'company',
+          'name',
+          'id',
+          'plan',
+          'prefix',
+          'date',
+          'day',
+          'month',
+          'from',
+          'to',
+          'amount',
+          'price',
+          'email',
+          'number',
+          // The market explorer's.
+          'key',
+          'city',
+          'quarter',
+          'value',
+          'low',
+          'high',
+          'confidence',
+        ].map((k) => [k, k.toUpperCase()]),
       ),
       ...Object.fromEntries(
         [
@@ -57,6 +77,14 @@ describe('two languages', () => {
           'years',
           'answered',
           'failed',
+          // The market explorer's.
+          'points',
+          'total',
+          'shown',
+          'returned',
+          'months',
+          'absent',
+          'level',
         ].map((k) => [k, 2]),
       ),
     };

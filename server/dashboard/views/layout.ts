@@ -27,10 +27,11 @@ export interface View {
   origin: string;
 }
 
-export type Section = 'home' | 'keys' | 'usage' | 'plans' | 'billing' | 'account' | 'none';
+export type Section = 'home' | 'market' | 'keys' | 'usage' | 'plans' | 'billing' | 'account' | 'none';
 
 const SECTIONS: Array<{ id: Section; path: string; label: MessageKey }> = [
   { id: 'home', path: '/', label: 'nav.home' },
+  { id: 'market', path: '/market', label: 'nav.market' },
   { id: 'keys', path: '/keys', label: 'nav.keys' },
   { id: 'usage', path: '/usage', label: 'nav.usage' },
   { id: 'plans', path: '/plans', label: 'nav.plans' },
@@ -57,7 +58,7 @@ function langSwitch(v: View): SafeHtml {
   return html`<div class="lang" role="group" aria-label="${t(v.lang, 'lang.label')}">${link('fr', 'FR', 'Français')}${link('en', 'EN', 'English')}</div>`;
 }
 
-export function page(v: View, options: { title: string; section: Section; body: HtmlValue }): SafeHtml {
+export function page(v: View, options: { title: string; section: Section; body: HtmlValue; head?: HtmlValue }): SafeHtml {
   const nav = v.account
     ? html`<nav class="sections" aria-label="${t(v.lang, 'nav.label')}">${SECTIONS.map(
         (s) => html`<a href="${v.base}${s.path}"${s.id === options.section ? html` aria-current="page"` : ''}>${t(v.lang, s.label)}</a>`,
@@ -76,7 +77,7 @@ export function page(v: View, options: { title: string; section: Section; body: 
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${v.assets.css}">
 <script src="${v.assets.js}" defer></script>
-</head>
+${options.head ?? ''}</head>
 <body>
 <a class="skip" href="#main">${t(v.lang, 'app.skip')}</a>
 <header class="top">

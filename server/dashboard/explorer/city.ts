@@ -1,0 +1,128 @@
+/**
+ * A city's figures per quarter, read the way a customer's code reads them (one call per
+ * quarter: `/market/stats` for prices, `/market/history` for the 12-month change), and
+ * what the map, its legend and the quarters' table show of them. A quarter whose figure
+ * rests on fewer listings than the API's floor has no value: it is shown as lacking data.
+ */
+import type { THistoryResponse } from '../../../contract/history.js';
+import type { TStatsResponse } from '../../../contract/schemas.js';
+import type { Colour, ExplorerCity, ExplorerView } from '../explorer-config.js';
+import type { Answer, Api } from './api.js';
+import { classesOf, classOf } from './colours.js';
+import { el, type Format } from './format.js';
+import type { QuarterFill } from './map.js';
+import { quarterQuery } from './quarter.js';
+
+export interface QuarterFigure {
+  name: string;
+  /** `ok`: a figure; `thin`: too few listings for one; `failed`: the call was refused (said in the status). */
+  state: 'ok' | 'thin' | 'failed';
+  value: number | null;
+  /** Listings the figure rests on. */
+  sample: number;
+}
+
+export interface CityFigures {
+  quarters: QuarterFigure[];
+  /** The first refusal met (a plan without history, the session's limit), in the API's words. */
+  refusal: { code: string; detail: string } | null;
+  /** `sample` when the answers came from the public sample (a test key). */
+  dataset: string;
+}
+
+type Read = { value: number | null; sample: number };
+
+function readStats(colour: Colour, answer: TStatsResponse, min: number): Read {
+  const row = answer.data[0];
+  if (!row) return { value: null, sample: 0 };
+  if (colour === 'm2') {
+    const n = row.price_per_m2_sample_size;
+    return { value: n >= min ? row.median_price_per_m2 : null, sample: n };
+  }
+  return { value: row.sample_size >= min ? row.median_price : null, sample: row.sample_size };
+}
+
+function readChange(answer: THistoryResponse): Read {
+  const last = answer.data.at(-1);
+  return { value: last?.median_price_change_pct ?? null, sample: last?.sample_size ?? 0 };
+}
+
+export async function cityFigures(api: Api, view: ExplorerView, city: ExplorerCity, min: number): Promise<CityFigures> {
+  const change = view.colour === 'change';
+  let refusal: CityFigures['refusal'] = null;
+  let dataset = 'live';
+  const note = <T>(a: Answer<T>): a is Answer<T> & { ok: true } => {
+    if (a.ok) {
+      dataset = a.dataset;
+      return true;
+    }
+    refusal ??= { code: a.problem.code, detail: a.problem.detail };
+    return false;
+  };
+  // One call first: a plan without history is told once, not once per quarter.
+  if (change) {
+    const probe = await api.json<THistoryResponse>('/market/history', { ...quarterQuery(view, null), months: 1 });
+    if (!note(probe)) {
+      return { quarters: city.quarters.map(([name]) => ({ name, state: 'failed', value: null, sample: 0 })), refusal, dataset };
+    }
+  }
+  const quarters = await Promise.all(
+    city.quarters.map(async ([name]): Promise<QuarterFigure> => {
+      const query = quarterQuery(view, name);
+      const read: Read | null = change
+        ? await api.json<THistoryResponse>('/market/history', { ...query, months: 1 }).then((a) => (note(a) ? readChange(a.body) : null))
+        : await api.json<TStatsResponse>('/market/stats', query).then((a) => (note(a) ? readStats(view.colour, a.body, min) : null));
+      if (!read) return { name, state: 'failed', value: null, sample: 0 };
+      return { name, state: read.value === null ? 'thin' : 'ok', ...read };
+    }),
+  );
+  return { quarters, refusal, dataset };
+}
+
+/** What a quarter's figure is, in words (its shape's label, its row in the table). */
+function figureText(colour: Colour, q: QuarterFigure, f: Format, min: number): string {
+  if (q.state === 'failed') return f.say('explorer.figure.failed');
+  if (q.value === null) return f.say('explorer.figure.thin', { n: q.sample, min });
+  return colour === 'change' ? f.pct(q.value) : colour === 'm2' ? `${f.xaf(q.value)}${f.say('explorer.legend.perM2')}` : f.xaf(q.value);
+}
+
+export interface Drawn {
+  fills: Map<string, QuarterFill>;
+  legend: HTMLElement;
+  rows: HTMLTableRowElement[];
+  coloured: number;
+}
+
+export function drawFigures(colour: Colour, figures: CityFigures, f: Format, min: number): Drawn {
+  const values = figures.quarters.filter((q) => q.value !== null).map((q) => q.value!);
+  const classes = classesOf(colour, values, f);
+  const fills = new Map<string, QuarterFill>();
+  const rows: HTMLTableRowElement[] = [];
+  for (const q of figures.quarters) {
+    const text = figureText(colour, q, f, min);
+    const colourOf = q.value === null ? null : classes.colours[classOf(classes, q.value)];
+    fills.set(q.name, { colour: colourOf, label: `${q.name}: ${text}` });
+    rows.push(
+      el(
+        'tr',
+        { 'data-quarter': q.name, 'data-state': q.state },
+        el('th', { scope: 'row' }, el('button', { type: 'button', class: 'link', 'data-quarter': q.name }, q.name)),
+        el('td', { class: 'num', 'data-value': q.value ?? '' }, q.value === null ? '—' : text),
+        el('td', { class: 'num' }, f.number(q.sample)),
+      ),
+    );
+  }
+  // Colours go through the CSSOM: the CSP refuses style attributes.
+  const swatch = (colour: string | null, label: string) => {
+    const box = el('span', { class: colour ? 'swatch' : 'swatch swatch-none', 'aria-hidden': 'true' });
+    if (colour) box.style.background = colour;
+    return el('li', {}, box, label);
+  };
+  const legend = el(
+    'ul',
+    { class: 'legend-list' },
+    ...(values.length ? classes.colours.map((c, i) => swatch(c, classes.labels[i])) : []),
+    swatch(null, f.say('explorer.legend.thin', { min })),
+  );
+  return { fills, legend, rows, coloured: values.length };
+}
