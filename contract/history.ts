@@ -110,7 +110,23 @@ export const ZHistoryPoint = z.object({
 });
 export type THistoryPoint = z.infer<typeof ZHistoryPoint>;
 
-export const ZHistoryResponse = z.object({ data: z.array(ZHistoryPoint), meta: ZCollectionMeta });
+/** With `near`: the point and radius the series was computed for (rounded to a grid, so nearby asks share one computation). */
+const ZHistoryArea = extendApi(
+  z.object({
+    lat: extendApi(z.number(), { description: 'Latitude used, `near`’s rounded to the grid.', example: 4.048 }),
+    lng: extendApi(z.number(), { description: 'Longitude used.', example: 9.704 }),
+    radius_m: extendApi(z.number().int(), {
+      description: 'Radius used, `radius_m` rounded to the nearest 100 m (100 at least).',
+      example: 1000,
+    }),
+  }),
+  {
+    description:
+      'Only with `near`: the point and radius the series was computed for. The point is rounded to a grid of 0.001° times the radius’s whole kilometres (at least one), the radius to the nearest 100 m; CSV answers carry it in the `X-Mboa-Area` header (`lat,lng;radius_m`).',
+  },
+);
+
+export const ZHistoryResponse = z.object({ data: z.array(ZHistoryPoint), meta: ZCollectionMeta.extend({ area: ZHistoryArea.optional() }) });
 export type THistoryResponse = z.infer<typeof ZHistoryResponse>;
 
 /** The CSV answer's columns, in order: the point's fields, `removed_listings` flattened. */

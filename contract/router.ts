@@ -136,7 +136,7 @@ export const contract = c.router(
           '',
           "**Resuming.** A complete export ends with the end of the body; a failure cuts the connection instead. To continue, call again with `after` = the `id` of the last complete line received: no line is lost or sent twice. The SDK's `exports.listings()` does this by itself.",
           '',
-          "**Limits.** An export in flight is cut within seconds of its key's revocation or expiry, of its account's suspension or closure, or of a plan change that drops exports: the resumed request gets the refusal. A client that reads nothing for 30 s is cut too. One account streams at most half of a server's exports at once; a further one gets 429 `rate_limited` with `Retry-After`.",
+          "**Limits.** An export in flight is cut within seconds of its key's revocation or expiry, of its account's suspension or closure, or of a plan change that drops exports: the resumed request gets the refusal. A client that reads nothing for 30 s is cut too, and so is one that takes less than 64 kB in 30 s of the server waiting on it (a slot is held only while the reader keeps pace). One account streams at most half of a server's exports at once, and a server four; a further one gets 429 `rate_limited` with `Retry-After`, never charged.",
           '',
           'The quota is in the `X-Quota-*` headers (there is no `meta`). Enterprise only.',
         ].join('\n'),

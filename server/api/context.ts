@@ -4,6 +4,7 @@ import type { PlanName } from '../../contract/plans.js';
 import type { TQuota } from '../../contract/schemas.js';
 import type { StartedRequest } from '../http/request-start.js';
 import type { Ticket } from '../quota/admission.js';
+import type { HeavyCost } from '../quota/heavy-reads.js';
 
 export interface Caller {
   accountId: string;
@@ -37,6 +38,10 @@ export interface RequestContext extends StartedRequest {
   explorer?: ExplorerCall;
   /** A counted call's place in the quota, settled when its answer is known. */
   ticket?: Ticket;
+  /** A heavy read (api/costs.ts): what it costs; absent for a cheap one. */
+  heavy?: HeavyCost;
+  /** Its statement ran past the timeout of its kind (ms): a 503 whose cause is the read's own cost when heavy. */
+  timedOutAfterMs?: number;
 }
 
 export function context(res: ServerResponse & { locals?: unknown }): RequestContext {

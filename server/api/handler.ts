@@ -16,6 +16,7 @@
  * route's query and params as its schemas parse them, its 200 body as declared.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type pg from 'pg';
 import { parse as parseQuery } from 'node:querystring';
 import { type AppRoute, type AppRouter, isAppRoute, type ServerInferRequest, type ServerInferResponses } from '@ts-rest/core';
 import { ZodEffects, ZodObject, type ZodTypeAny } from 'zod';
@@ -27,6 +28,10 @@ import type { Readiness } from '../platform/readiness.js';
 import type { Drain } from '../http/drain.js';
 import type { Admission } from '../quota/admission.js';
 import type { FailureLog } from '../platform/failure-log.js';
+import type { HeavyReads } from '../quota/heavy-reads.js';
+import { countsAgainstAvailability } from '../accounts/availability.js';
+import { costOf, HEAVY_CAPS, type ReadKind } from './costs.js';
+import { heavyRefusal } from './heavy-refusal.js';
 import type { RequestContext } from './context.js';
 import { type EffectiveFilters, effectiveFilters } from './listings/filters.js';
 import type { Reader } from './reader.js';
@@ -145,6 +150,11 @@ export interface ApiHandlerDeps {
   failures: FailureLog;
   /** What a live key's calls read, and a test key's. */
   readers: { live: Reader; sample: Reader };
+  /** Heavy reads' own pool (api/costs.ts), and their admission per account. */
+  heavyPool: pg.Pool;
+  heavyReads: HeavyReads;
+  /** The statement timeout of each kind of read (ms), as its pool has it. */
+  statementTimeouts: Record<ReadKind, number>;
   drain: Drain;
   readiness: Readiness;
   logger: Logger;
@@ -165,11 +175,24 @@ const PREFIX = '/api/v1/';
 /** The filters of a route without places. */
 const NO_FILTERS: EffectiveFilters = Object.freeze({});
 
+/**
+ * The account a failed answer counts against: a live key's; none for a test key or the
+ * explorer (whose calls are not in the usage the availability is read against); when the
+ * key could not be resolved (database unreachable), the account it last resolved to.
+ */
+function accountFailedFor(ctx: RequestContext): string | undefined {
+  if (ctx.explorer) return undefined;
+  if (ctx.caller) return ctx.dataset === 'live' ? ctx.caller.accountId : undefined;
+  return ctx.failureAccount;
+}
+
 /** Returns a request listener step: true when it took the request, false to hand it to Express. */
 export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const routes = compile(deps.contract, deps.handlers as Record<string, unknown>);
   const exact = new Map(routes.filter((r) => !r.route.path.includes(':')).map((r) => [r.route.path, r]));
   const parametric = routes.filter((r) => r.route.path.includes(':'));
+  // A test key's reads (the small public sample) are always cheap.
+  const heavyReader = deps.readers.live.through(deps.heavyPool);
 
   const find = (path: string) => {
     const hit = exact.get(path);
@@ -210,18 +233,38 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
         compiled.parameters,
       );
     }
-    await deps.admit(req, res, compiled.metadata);
-    const reader = deps.readers[ctx.dataset!];
-    let filters = NO_FILTERS;
-    if (compiled.places) {
-      // After admission, like any read: an unknown place is an error, so its slot is freed.
-      await reader.places.check(query.data);
-      filters = effectiveFilters(query.data);
+    let reader = deps.readers[ctx.dataset!];
+    // A heavy read is admitted by its cost before the per-minute limit and the quota: refused, it takes neither.
+    const heavy = ctx.dataset === 'live' ? costOf(compiled.metadata.endpoint, query.data, reader).heavy : null;
+    let release: (() => void) | undefined;
+    if (heavy) {
+      const entered = deps.heavyReads.enter(ctx.caller!.accountId, HEAVY_CAPS[ctx.caller!.plan], heavy.units, Date.now());
+      if (!entered.admitted) {
+        await deps.showQuota(req, res, compiled.metadata);
+        throw heavyRefusal(entered, heavy);
+      }
+      release = entered.release;
+      ctx.heavy = heavy;
+      reader = heavyReader;
     }
-    // A stream writes its own status and headers: the ones gathered go on the response first.
-    if (compiled.streaming) ctx.headers!.applyTo(res);
-    const result = await compiled.handler({ query: query.data, params: params.data, filters, reader, ctx, req, res });
-    if (result.status === 'streamed') return;
+    try {
+      await deps.admit(req, res, compiled.metadata);
+      let filters = NO_FILTERS;
+      if (compiled.places) {
+        // After admission, like any read: an unknown place is an error, so its slot is freed.
+        await reader.places.check(query.data);
+        filters = effectiveFilters(query.data);
+      }
+      // A stream writes its own status and headers: the ones gathered go on the response first.
+      if (compiled.streaming) ctx.headers!.applyTo(res);
+      const result = await compiled.handler({ query: query.data, params: params.data, filters, reader, ctx, req, res });
+      if (result.status !== 'streamed') writeJson(res, ctx, result);
+    } finally {
+      release?.();
+    }
+  };
+
+  const writeJson = (res: ApiResponse, ctx: RequestContext, result: { status: number; body: unknown }) => {
     const json = JSON.stringify(result.body);
     ctx.headers!.writeHead(
       res,
@@ -253,12 +296,17 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     const run = () => {
       serve(req, res, ctx, q < 0 ? '' : url.slice(q + 1), found)
         .catch(async (err: unknown) => {
-          const problem = toApiError(err, ctx, deps.logger, path);
+          const problem = toApiError(err, ctx, deps.logger, path, deps.statementTimeouts[ctx.heavy ? 'heavy' : 'cheap']);
           // The slot is free before the answer leaves: the caller's next call sees the quota without this one.
           await releaseOnError(res, ctx, deps.admission);
-          // A live key's call answered 5xx: not charged, but it counts against its availability.
-          const failedFor = ctx.caller ? (ctx.dataset === 'live' ? ctx.caller.accountId : undefined) : ctx.failureAccount;
-          if (problem.status >= 500 && failedFor) deps.failures.note(failedFor, new Date());
+          // A live key's call answered 5xx by Mboa's failure: not charged, and it counts against its availability.
+          const failedFor = accountFailedFor(ctx);
+          const mboas = countsAgainstAvailability({
+            status: problem.status,
+            code: problem.code,
+            heavyReadTimedOut: !!ctx.heavy && !!ctx.timedOutAfterMs,
+          });
+          if (mboas && failedFor) deps.failures.note(failedFor, new Date());
           writeProblem(res, ctx, problem, deps.metrics);
         })
         .catch((err: Error) => deps.logger.error({ err: err.message, path }, 'error answer failed'));

@@ -72,10 +72,31 @@ export function controlCharacterErrors(params: Record<string, unknown>): TFieldE
 
 const UNAVAILABLE = 'The service is temporarily unavailable. Retry in a few seconds.';
 
+/** PostgreSQL's `query_canceled`: here, a statement past its pool's statement timeout (api/costs.ts). */
+const STATEMENT_TIMEOUT = '57014';
+
+/**
+ * A read stopped by its statement timeout: 503 `unavailable` with `Retry-After`, as for any
+ * moment the service cannot answer (clients and the SDK already retry it), never charged.
+ * A heavy read's says what would answer; it is not Mboa's failure (accounts/availability.ts).
+ */
+function timedOut(ctx: RequestContext, logger: Logger, path: string): ApiError {
+  const seconds = (ctx.timedOutAfterMs ?? 0) / 1000;
+  logger.warn({ path, request_id: ctx.requestId, heavy: ctx.heavy?.what }, 'statement timeout');
+  const detail = ctx.heavy
+    ? `This read (${ctx.heavy.what}) was stopped at its time limit of ${seconds} s and not charged. A smaller radius or box, status=active or narrower filters answer sooner; or retry later.`
+    : `This read was stopped at its time limit of ${seconds} s and not charged: the service is overloaded. Retry in a few seconds.`;
+  return new ApiError('unavailable', detail, { headers: { 'Retry-After': ctx.heavy ? '30' : '5' } });
+}
+
 /** Any error as an ApiError: its own, or `unavailable`, or `internal_error` (logged, never shown). */
-export function toApiError(raw: unknown, ctx: RequestContext, logger: Logger, path: string): ApiError {
+export function toApiError(raw: unknown, ctx: RequestContext, logger: Logger, path: string, timeoutMs?: number): ApiError {
   if (raw instanceof ApiError) return raw;
-  const e = raw as { type?: string; status?: number; message?: string };
+  const e = raw as { type?: string; status?: number; message?: string; code?: string };
+  if (e.code === STATEMENT_TIMEOUT && timeoutMs !== undefined) {
+    ctx.timedOutAfterMs = timeoutMs;
+    return timedOut(ctx, logger, path);
+  }
   if (e.type === 'entity.too.large' || e.status === 400) return new ApiError('validation_error', 'The request could not be read.');
   if (raw instanceof NotReadyError) return new ApiError('unavailable', UNAVAILABLE, { headers: { 'Retry-After': '5' } });
   if (isDatabaseUnavailable(raw)) {

@@ -2,8 +2,10 @@
  * What a call reads, chosen by its key: the live data or, for test keys, the fixed public
  * sample, with the same SQL. Places are checked against the same dataset, and cacheable
  * answers go through its cache. The API's front handler picks one per call and hands it
- * to the route's handler.
+ * to the route's handler, through the pool of the call's kind (api/costs.ts: a heavy read
+ * reads through the heavy pool, the same dataset and cache).
  */
+import type pg from 'pg';
 import type { DataCache } from '../platform/data-cache.js';
 import type { Dataset } from './dataset.js';
 import type { CursorCodec } from './listings/cursor.js';
@@ -24,13 +26,19 @@ export interface Reader extends DatasetDeps {
   places: KnownPlaces;
   /** The answer for `key` from the dataset's cache, or `load()` when it has none. */
   cached<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /** Whether the dataset's cache holds the answer for `key` now. */
+  has(key: string): boolean;
+  /** The same dataset, places, cache and model, read through another pool. */
+  through(pool: pg.Pool): Reader;
 }
 
 /** Built once per dataset when the server starts. */
-export function readerOf(d: DatasetDeps): Reader {
+export function readerOf(d: DatasetDeps, places = new KnownPlaces(d.data)): Reader {
   return {
     ...d,
-    places: new KnownPlaces(d.data),
+    places,
     cached: <T>(key: string, load: () => Promise<T>): Promise<T> => (d.cache ? (d.cache.get(key, load) as Promise<T>) : load()),
+    has: (key) => d.cache?.has(key) ?? false,
+    through: (pool) => readerOf({ ...d, data: { ...d.data, pool } }, places),
   };
 }

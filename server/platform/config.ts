@@ -59,6 +59,8 @@ const ZConfig = z.object({
   /** How often the server rebuilds the market tables, in minutes (0: never). */
   MARKET_REFRESH_MINUTES: z.coerce.number().min(0).default(60),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /** Heavy reads at once per instance: the connections of their own pool (api/costs.ts). */
+  DB_HEAVY_POOL_MAX: z.coerce.number().int().min(2).max(50).default(2),
   MBOA_CURSOR_SECRET: secret.optional(),
   /** The value before the last rotation, still accepted so cursors already handed out keep working. */
   MBOA_CURSOR_SECRET_PREVIOUS: secret.optional(),
@@ -106,6 +108,7 @@ export interface Config {
   seedListings: number;
   marketRefreshMinutes: number;
   dbPoolMax: number;
+  dbHeavyPoolMax: number;
   /** From the environment; in demo mode the data folder provides any that are missing (start/demo.ts). */
   secrets: Partial<Secrets>;
   trustProxy: string | undefined;
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
     seedListings: c.MBOA_SEED_LISTINGS,
     marketRefreshMinutes: c.MARKET_REFRESH_MINUTES,
     dbPoolMax: c.DB_POOL_MAX,
+    dbHeavyPoolMax: c.DB_HEAVY_POOL_MAX,
     secrets: secretsFromEnv(c, options.secrets === 'optional' ? 'demo' : mode),
     trustProxy: c.TRUST_PROXY,
     publicUrl: c.MBOA_PUBLIC_URL,

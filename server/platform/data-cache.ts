@@ -25,6 +25,11 @@ export class DataCache<V> {
     feed?.onReset(clear);
   }
 
+  /** Whether `get(key)` would answer from memory now, without loading. */
+  has(key: string): boolean {
+    return this.feed?.live === true && this.entries.has(key);
+  }
+
   async get(key: string, load: () => Promise<V>): Promise<V> {
     if (!this.feed?.live) return load();
     if (this.entries.has(key)) return this.entries.get(key)!;

@@ -10,12 +10,14 @@ import zlib from 'node:zlib';
 import compression from 'compression';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
-import pg from 'pg';
 import { buildApp } from './app.js';
 import type { RedisSentinels, Secrets } from '../platform/config.js';
 import { connectRedis, REDIS_WAIT_MS, waitForRedis } from './redis.js';
 import { type DashboardDeps, dashboardRouter, ExplorerAccess } from '../dashboard/index.js';
 import { type Database, openDatabase } from '../platform/db.js';
+import type { ReadKind } from '../api/costs.js';
+import { openReadPools } from '../api/read-pools.js';
+import { HeavyReads } from '../quota/heavy-reads.js';
 import { contract } from '../../contract/router.js';
 import { QuotaAlerts } from '../mail/quota-alerts.js';
 import { Admission } from '../quota/admission.js';
@@ -23,10 +25,11 @@ import { usageNamespaceOf } from '../quota/usage-keys.js';
 import { createApiHandler } from '../api/handler.js';
 import { ChangeFeed, type ChangeFeedOptions } from '../platform/change-feed.js';
 import { clientErrorHandler } from '../http/client-errors.js';
+import { isSecure } from '../http/secure.js';
 import { DataCache } from '../platform/data-cache.js';
 import { KeyCache } from '../api/key-cache.js';
 import { apiAdmission, apiIdentity, apiQuotaAsItStands, apiStillAllowed } from '../api/chain.js';
-import type { ExportLimits } from '../api/endpoints/export.js';
+import { EXPORT_LIMITS, type ExportLimits } from '../api/endpoints/export.js';
 import { CursorCodec } from '../api/listings/cursor.js';
 import type { Logger } from '../platform/logger.js';
 import { AccountMail } from '../mail/account-mail.js';
@@ -44,8 +47,10 @@ import { type ValuationFit, valuationModels } from './valuation-models.js';
 
 export interface ServerOptions {
   databaseUrl: string;
-  /** PostgreSQL connections of this instance. */
+  /** PostgreSQL connections of this instance's main pool, and of its pool of cheap API reads (each). */
   dbPoolMax?: number;
+  /** Heavy reads at once on this instance: the connections of their own pool (default 2; api/costs.ts). */
+  dbHeavyPoolMax?: number;
   redisUrl?: string;
   /** Redis through Sentinel: its primary, whichever it is (REDIS_URL then gives the database number and password). */
   redisSentinels?: RedisSentinels;
@@ -71,6 +76,8 @@ export interface ServerOptions {
   dashboard?: Partial<Omit<DashboardDeps, 'prisma' | 'pool' | 'logger' | 'redis' | 'mail' | 'formSecrets'>>;
   /** The change feed's heartbeat, and the URL its LISTEN connection takes (default: `databaseUrl`). */
   changeFeed?: Partial<Omit<ChangeFeedOptions, 'logger'>>;
+  /** Statement timeouts of the API's reads, by kind (defaults: api/costs.ts; tests shorten them). */
+  statementTimeouts?: Partial<Record<ReadKind, number>>;
   /** Export limits (defaults: EXPORT_LIMITS). */
   exports?: Partial<ExportLimits>;
   now?: () => Date;
@@ -103,21 +110,8 @@ export interface MboaServer {
   close(): Promise<{ cut: number }>;
 }
 
-/** Exports streaming at once per instance; the next waits up to 5 s, then gets 503. */
-const EXPORT_CONNECTIONS = 4;
-/** Half the export slots at most for one account; cut after 30 s unread; the key checked every second. */
-const EXPORT_LIMITS: ExportLimits = { perAccount: Math.max(1, Math.floor(EXPORT_CONNECTIONS / 2)), idleMs: 30_000, checkMs: 1_000 };
 /** How often an instance waiting for its migrations looks again. */
 const SCHEMA_POLL_MS = 5_000;
-
-/** `req.secure` as Express computes it: TLS here, or https said by a proxy we trust. */
-function isSecure(req: IncomingMessage, trust: (address: string, hop: number) => boolean): boolean {
-  if ((req.socket as Socket & { encrypted?: boolean }).encrypted) return true;
-  if (!trust(req.socket.remoteAddress ?? '', 0)) return false;
-  const proto = req.headers['x-forwarded-proto'];
-  const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0].trim();
-  return first === 'https';
-}
 
 export async function createServer(options: ServerOptions): Promise<MboaServer> {
   const { logger } = options;
@@ -184,14 +178,12 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       ...options.dashboard,
     }),
   });
-  // Exports hold a connection for as long as they stream: a few of their own, never the API's.
-  const exportPool = new pg.Pool({
-    connectionString: options.databaseUrl,
-    max: EXPORT_CONNECTIONS,
-    connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
+  const heavySlots = options.dbHeavyPoolMax ?? 2;
+  const reads = openReadPools(options.databaseUrl, {
+    cheapMax: options.dbPoolMax,
+    heavyMax: heavySlots,
+    timeouts: options.statementTimeouts,
   });
-  exportPool.on('error', () => {});
   const dataCache = new DataCache<unknown>(feed);
   const explorer = new ExplorerAccess(db.prisma, redis, options.dashboard); // the market explorer's calls: uncounted, limited per session
   const chainDeps = { pool: db.pool, keys: new KeyCache(db.pool, feed), admission, background, logger, explorer, now: options.now };
@@ -199,7 +191,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   const api = createApiHandler({
     contract,
     handlers: apiHandlers({
-      pool: exportPool,
+      pool: reads.exports,
       admission,
       stillAllowed: apiStillAllowed(chainDeps),
       limits: { ...EXPORT_LIMITS, ...options.exports },
@@ -207,7 +199,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     }),
     readers: {
       live: readerOf({
-        data: { pool: db.pool, schema: 'public' },
+        data: { pool: reads.cheap, schema: 'public' },
         cursors: new CursorCodec(options.secrets.cursor),
         cache: dataCache,
         valuations: models.live,
@@ -215,11 +207,14 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       // The sample never changes between loads: no cache needed, and its cursors are its own
       // (signed apart, so a test key's cursor is refused on the live data and the reverse).
       sample: readerOf({
-        data: { pool: db.pool, schema: 'sample' },
+        data: { pool: reads.cheap, schema: 'sample' },
         cursors: new CursorCodec(options.secrets.cursor.map((s) => `sample:${s}`)),
         valuations: models.sample,
       }),
     },
+    heavyPool: reads.heavy,
+    heavyReads: new HeavyReads(heavySlots),
+    statementTimeouts: reads.timeouts,
     identify: apiIdentity(chainDeps),
     admit: apiAdmission(chainDeps),
     showQuota: apiQuotaAsItStands(chainDeps),
@@ -337,7 +332,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
         await feed.stop();
         redis?.disconnect();
         mailer.close();
-        await exportPool.end().catch(() => {});
+        await reads.end();
         await db.close();
         return result;
       })();

@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   const server = await createServer({
     databaseUrl: demo?.databaseUrl ?? config.databaseUrl!,
     dbPoolMax: demo ? 4 : config.dbPoolMax,
+    dbHeavyPoolMax: demo ? 2 : config.dbHeavyPoolMax,
     redisUrl: config.redisUrl,
     redisSentinels: config.redisSentinels,
     logger,

@@ -7,6 +7,7 @@
  * export still runs. Over real HTTP against real servers, with clients that pause.
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { AccountSuspendedError, AuthenticationError, Mboa } from '@mboa/sdk';
 import { keptLog } from '../helpers/kept-log.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { closeAccount } from '../../server/accounts/closure.js';
 import { hashPassword } from '../../server/accounts/passwords.js';
 import { randomId } from '../../server/platform/ids.js';
 import { get, startTestServer, type TestServer } from '../helpers/server.js';
+import type { ExportLimits } from '../../server/api/endpoints/export.js';
 
 const EXPORT = '/api/v1/exports/listings?status=any';
 /** A small export, of another customer. */
@@ -31,7 +33,7 @@ const COLUMNS =
   'title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms, bathrooms, type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name, contact_phone, contact_email, street_address';
 
 /** A test server whose log lines are kept, with these export limits. */
-async function serverWithLog(exports: { idleMs?: number }) {
+async function serverWithLog(exports: Partial<ExportLimits>) {
   const { logger, lines } = keptLog();
   const server = await startTestServer({ server: { logger, exports } });
   return { server, lines };
@@ -240,5 +242,94 @@ describe('export slots', () => {
       })
       .toBe(200);
     again!.destroy();
+  });
+});
+
+/**
+ * A client over a bare socket that takes `bytes` of the answer every `everyMs` and nothing
+ * more: the server's writes then wait on it once the loopback's buffers are full.
+ */
+function trickle(baseUrl: string, key: string, bytes: number, everyMs: number) {
+  const { port } = new URL(baseUrl);
+  const socket = connect(Number(port), '127.0.0.1');
+  socket.write(`GET ${EXPORT} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n`);
+  socket.pause();
+  let taken = 0;
+  let head = '';
+  const timer = setInterval(() => {
+    const chunk = socket.read(bytes) ?? socket.read();
+    if (chunk) {
+      if (taken < 200) head += chunk.toString('latin1').slice(0, 200);
+      taken += chunk.length;
+    }
+  }, everyMs);
+  return {
+    status: () => Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]),
+    taken: () => taken,
+    destroy: () => {
+      clearInterval(timer);
+      socket.destroy();
+    },
+  };
+}
+
+describe('an export whose client keeps too slow a pace', () => {
+  let paced: Awaited<ReturnType<typeof serverWithLog>>;
+  const PACE = { windowMs: 2_000, minBytes: 64 * 1024 };
+  beforeAll(async () => {
+    paced = await serverWithLog({ idleMs: 60_000, pace: PACE });
+  });
+  afterAll(() => paced?.server.close());
+
+  it('is cut once a window of waiting on it ends with less than the minimum taken, though it never stops reading', async () => {
+    const { id, key } = await paced.server.account('enterprise');
+    // 2 kB every 250 ms: 16 kB in a 2 s window, a quarter of the minimum.
+    const slow = trickle(paced.server.baseUrl, key, 2048, 250);
+    try {
+      await expect
+        .poll(() => paced.lines.some((l) => l.includes('export cut: client too slow') && l.includes(id)), {
+          timeout: 30_000,
+          interval: 100,
+        })
+        .toBe(true);
+      expect(slow.status()).toBe(200);
+      expect(slow.taken()).toBeGreaterThan(0);
+    } finally {
+      slow.destroy();
+    }
+  });
+
+  it('keeps a reader that takes its lines at a steady pace', async () => {
+    const { id, key } = await paced.server.account('enterprise');
+    const held = await holdExport(paced.server.baseUrl, key);
+    expect(held.status).toBe(200);
+    // Paused 1 s (half a window), then read to the end.
+    await new Promise((ok) => setTimeout(ok, 1_000));
+    held.read();
+    expect(await held.finished).toBe('complete');
+    expect(held.received()).toBe(total);
+    expect(paced.lines.some((l) => l.includes('export cut') && l.includes(id))).toBe(false);
+  });
+});
+
+describe('every export slot of a server streaming', () => {
+  it('answers a further customer 429 rate_limited with Retry-After at once, uncharged, never a 503', async () => {
+    const holders = [await s.server.account('enterprise'), await s.server.account('enterprise')];
+    const held: HeldExport[] = [];
+    try {
+      for (const h of holders) for (let i = 0; i < 2; i++) held.push(await holdExport(s.server.baseUrl, h.key));
+      expect(held.map((h) => h.status)).toEqual([200, 200, 200, 200]);
+      const third = await s.server.account('enterprise');
+      const started = Date.now();
+      const answer = await get(s.server.baseUrl, EXPORT, third.key);
+      expect(answer.status).toBe(429);
+      expect(answer.body.code).toBe('rate_limited');
+      expect(answer.body.detail).toMatch(/^Every export slot of this server \(4\) is streaming other customers' exports/);
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(answer.body.meta.quota.used).toBe(0);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      for (const h of held) h.destroy();
+    }
   });
 });

@@ -1,7 +1,9 @@
 /**
- * GET /market/history around a point (`near`, `radius_m`): the listings of the area chosen
- * here by distances computed in the test (haversine on earthdistance's sphere), then every
- * figure of every month checked against SQL over those listings; the parameters' rules.
+ * GET /market/history around a point (`near`, `radius_m`): the area is computed for the
+ * point and radius rounded to a grid, which the answer states (`meta.area`, `X-Mboa-Area`);
+ * the listings of that area are chosen here by distances computed in the test (haversine
+ * on earthdistance's sphere), then every figure of every month checked against SQL over
+ * those listings; the rounding rule checked by the test's own arithmetic; the parameters' rules.
  */
 import { describe, expect, it } from 'vitest';
 import { HISTORY_MIN_SAMPLE, HISTORY_RADIUS_MAX_M } from '../../contract/history.js';
@@ -21,38 +23,75 @@ async function idsWithin(p: { lat: number; lng: number }, radius: number, extra 
   return rows.filter((r) => haversine(p.lat, p.lng, r.geo_lat, r.geo_lng) <= radius).map((r) => r.id);
 }
 
+/** The area an answer says it was computed for. */
+async function areaUsed(path: string): Promise<{ lat: number; lng: number; radius_m: number }> {
+  const res = await get(t.baseUrl, path, t.key);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.meta.area;
+}
+
+/** The rule of the README, by the test's own arithmetic: radius to 100 m, point to 0.001° × whole km of radius. */
+function expectedArea(lat: number, lng: number, radius: number) {
+  const r = Math.max(100, Math.round(radius / 100) * 100);
+  const step = 0.001 * Math.max(1, Math.floor(r / 1000));
+  const snap = (v: number) => Number((Math.round(v / step) * step).toFixed(3));
+  return { lat: snap(lat), lng: snap(lng), radius_m: r };
+}
+
 describe('GET /api/v1/market/history near a point', () => {
-  it('gives the series of the listings within radius_m, equal to SQL over the listings the test finds there', async () => {
-    const ids = await idsWithin(AKWA, 3000);
+  it('gives the series of the listings within the area used, equal to SQL over the listings the test finds there', async () => {
+    const path = `/api/v1/market/history?city=Douala&near=${AKWA.lat},${AKWA.lng}&radius_m=3000&purpose=rent&months=12`;
+    const area = await areaUsed(path);
+    expect(area).toEqual(expectedArea(AKWA.lat, AKWA.lng, 3000));
+    const ids = await idsWithin(area, area.radius_m);
     expect(ids.length).toBeGreaterThan(50);
-    const points = await expectHistoryEqualsDirect(
-      t,
-      `/api/v1/market/history?city=Douala&near=${AKWA.lat},${AKWA.lng}&radius_m=3000&purpose=rent&months=12`,
-      "l.purpose = 'rent' AND l.id = ANY($3)",
-      [ids],
-      HISTORY_MIN_SAMPLE,
-    );
+    const points = await expectHistoryEqualsDirect(t, path, "l.purpose = 'rent' AND l.id = ANY($3)", [ids], HISTORY_MIN_SAMPLE);
     expect(points).toHaveLength(12);
     expect(points[0]).toMatchObject({ city: 'Douala', neighborhood: null, purpose: 'rent', type: null, bedrooms: null });
   });
 
   it('combines with type and bedrooms, and takes 1,000 m when radius_m is absent', async () => {
-    const ids = await idsWithin(AKWA, 1000);
+    const path = `/api/v1/market/history?city=douala&near=${AKWA.lat},${AKWA.lng}&purpose=rent&months=6`;
+    const area = await areaUsed(path);
+    expect(area).toEqual(expectedArea(AKWA.lat, AKWA.lng, 1000));
+    const ids = await idsWithin(area, area.radius_m);
+    await expectHistoryEqualsDirect(t, path, "l.purpose = 'rent' AND l.id = ANY($3)", [ids], 1);
+    const widePath = `/api/v1/market/history?city=douala&near=${AKWA.lat},${AKWA.lng}&radius_m=4000&purpose=rent&type=apartment&bedrooms=2&months=6`;
+    const wideArea = await areaUsed(widePath);
+    const wide = await idsWithin(wideArea, wideArea.radius_m);
     await expectHistoryEqualsDirect(
       t,
-      `/api/v1/market/history?city=douala&near=${AKWA.lat},${AKWA.lng}&purpose=rent&months=6`,
-      "l.purpose = 'rent' AND l.id = ANY($3)",
-      [ids],
-      1,
-    );
-    const wide = await idsWithin(AKWA, 4000);
-    await expectHistoryEqualsDirect(
-      t,
-      `/api/v1/market/history?city=douala&near=${AKWA.lat},${AKWA.lng}&radius_m=4000&purpose=rent&type=apartment&bedrooms=2&months=6`,
+      widePath,
       "l.purpose = 'rent' AND l.type = 'apartment' AND l.bedrooms = 2 AND l.id = ANY($3)",
       [wide],
       1,
     );
+  });
+
+  it('rounds the point to the grid and the radius to 100 m, says so in JSON and CSV, and nearby points share one answer', async () => {
+    for (const [lat, lng, radius] of [
+      [4.0483, 9.7043, 5000],
+      [4.05149, 9.69951, 2449],
+      [4.0449, 9.7101, 160],
+      [4.0401, 9.7, 40],
+    ]) {
+      const path = `/api/v1/market/history?city=Douala&near=${lat},${lng}&radius_m=${radius}&purpose=sale&months=3`;
+      const expected = expectedArea(lat, lng, radius);
+      expect(await areaUsed(path), path).toEqual(expected);
+      const csv = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': t.key, Accept: 'text/csv' } });
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get('x-mboa-area')).toBe(`${expected.lat.toFixed(3)},${expected.lng.toFixed(3)};${expected.radius_m}`);
+      await csv.text();
+    }
+    // Two points 100 m apart in one cell of the 5 km grid: one computation, the same answer.
+    const a = await get(t.baseUrl, '/api/v1/market/history?city=Douala&near=4.0483,9.7043&radius_m=5000&purpose=rent', t.key);
+    const b = await get(t.baseUrl, '/api/v1/market/history?city=Douala&near=4.0491,9.7035&radius_m=4960&purpose=rent', t.key);
+    expect(b.body.meta.area).toEqual(a.body.meta.area);
+    expect(b.body.data).toEqual(a.body.data);
+    // A city or quarter series has no area.
+    const city = await get(t.baseUrl, '/api/v1/market/history?city=Douala&purpose=rent&months=2', t.key);
+    expect(city.body.meta.area).toBeUndefined();
+    expect(city.headers.get('x-mboa-area')).toBeNull();
   });
 
   it('refuses a radius out of range, radius_m alone, near with a quarter and bad coordinates, naming them', async () => {

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZProblem } from '../../contract/errors.js';
 import { buildOpenApiDocument } from '../../contract/openapi.js';
@@ -45,11 +46,19 @@ async function call(baseUrl: string, path: string, opts: { key?: string; method?
 /** A second server whose reads of one table fail: a genuine 500 through the real chain. */
 async function startFaultyServer(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   const faulty = await startTestServer();
-  const pool = faulty.db.pool;
-  const query = pool.query.bind(pool) as (sql: string, params?: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: unknown }).query = (sql: string, params?: unknown[]) =>
-    String(sql).includes('market_stats') ? Promise.reject(new Error('simulated fault')) : query(sql, params);
-  return { baseUrl: faulty.baseUrl, close: () => faulty.close() };
+  // The API reads through pools of its own (api/read-pools.ts): every pool fails the read, until closed.
+  const proto = pg.Pool.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const query = proto.query;
+  proto.query = function (this: unknown, sql: unknown, ...rest: unknown[]) {
+    return String(sql).includes('market_stats') ? Promise.reject(new Error('simulated fault')) : query.call(this, sql, ...rest);
+  };
+  return {
+    baseUrl: faulty.baseUrl,
+    close: async () => {
+      proto.query = query;
+      await faulty.close();
+    },
+  };
 }
 
 /** A server whose database cannot be reached. */

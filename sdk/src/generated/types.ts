@@ -1167,7 +1167,53 @@ export interface MarketHistoryResponse {
      */
     currency: Currency;
   }[];
-  meta: CollectionMeta;
+  meta: {
+    /**
+     * Number of rows returned (these collections are not paginated).
+     * @example 3
+     */
+    total: number;
+    /**
+     * Rows in this response.
+     * @example 3
+     */
+    returned: number;
+    quota: Quota;
+    /**
+     * Equals the `X-Request-Id` response header.
+     * @example "req_3x9f0a1b2c4d5e6f"
+     */
+    request_id: string;
+    /**
+     * `live`: the current listings, read with a live key. `sample`: the fixed public sample that
+     * test keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the
+     * quota. Also in the `X-Mboa-Dataset` header.
+     * @example "live"
+     */
+    dataset: 'live' | 'sample';
+    /**
+     * Only with `near`: the point and radius the series was computed for. The point is rounded to a
+     * grid of 0.001° times the radius’s whole kilometres (at least one), the radius to the nearest
+     * 100 m; CSV answers carry it in the `X-Mboa-Area` header (`lat,lng;radius_m`).
+     */
+    area?: {
+      /**
+       * Latitude used, `near`’s rounded to the grid.
+       * @example 4.048
+       */
+      lat: number;
+      /**
+       * Longitude used.
+       * @example 9.704
+       */
+      lng: number;
+      /**
+       * Radius used, `radius_m` rounded to the nearest 100 m (100 at least).
+       * @example 1000
+       */
+      radius_m: number;
+    };
+  };
 }
 
 /* ---------------------------------------------------------------- exports.listings */
@@ -1191,8 +1237,10 @@ export interface MarketHistoryResponse {
  *
  * **Limits.** An export in flight is cut within seconds of its key's revocation or expiry, of its
  * account's suspension or closure, or of a plan change that drops exports: the resumed request gets
- * the refusal. A client that reads nothing for 30 s is cut too. One account streams at most half of
- * a server's exports at once; a further one gets 429 `rate_limited` with `Retry-After`.
+ * the refusal. A client that reads nothing for 30 s is cut too, and so is one that takes less than
+ * 64 kB in 30 s of the server waiting on it (a slot is held only while the reader keeps pace). One
+ * account streams at most half of a server's exports at once, and a server four; a further one gets
+ * 429 `rate_limited` with `Retry-After`, never charged.
  *
  * The quota is in the `X-Quota-*` headers (there is no `meta`). Enterprise only.
  */

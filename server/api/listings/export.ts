@@ -12,7 +12,10 @@
  * Charging is the caller's: `blocks.start(k)` is called before the chunk that holds the
  * first line of block k (blocks of EXPORT_LINES_PER_CALL lines), and the export stops,
  * the connection cut, when it answers false (the quota is used up). It stops too when the
- * client reads nothing for `idleMs`: a paused client does not hold a connection forever.
+ * client reads nothing for `idleMs`, or keeps too slow a pace: in every `pace.windowMs` the
+ * export spends waiting on the client, the client must take `pace.minBytes` (counted as the
+ * server's buffers empty, before compression). A paused or trickling client does not hold
+ * a connection forever; a slow but steady one (a few kB/s) keeps it.
  */
 import type { ServerResponse } from 'node:http';
 import type pg from 'pg';
@@ -28,12 +31,18 @@ export interface ExportBlocks {
   start(index: number): Promise<boolean>;
 }
 
+/** The slowest reader an export waits for. */
+export interface ExportPace {
+  windowMs: number;
+  minBytes: number;
+}
+
 export interface ExportResult {
   lines: number;
   /** False when the export stopped early (the client left or read nothing, or `blocks.start` said no). */
   complete: boolean;
   /** Why it stopped early. */
-  stopped?: 'quota used up' | 'client gone' | 'client idle';
+  stopped?: 'quota used up' | 'client gone' | 'client idle' | 'client too slow';
 }
 
 const NEWLINE = 0x0a;
@@ -61,29 +70,83 @@ function countLines(chunk: Buffer): number {
 
 /**
  * Waits for the client to read what was written: 'read' when it did, 'gone' if it left,
- * 'idle' when it read nothing for `idleMs`.
+ * 'timeout' when `ms` passed first.
  */
-function drainWaiter(res: ServerResponse, idleMs: number): () => Promise<'read' | 'gone' | 'idle'> {
+function drainWaiter(res: ServerResponse): (ms: number) => Promise<'read' | 'gone' | 'timeout'> {
   // One listener of each kind for the whole stream: a compressing response would not let a
   // listener be removed, and thousands of waits would pile them up.
-  let waiting: ((outcome: 'read' | 'gone' | 'idle') => void) | null = null;
+  let waiting: ((outcome: 'read' | 'gone' | 'timeout') => void) | null = null;
   let gone = false;
   res.on('drain', () => waiting?.('read'));
   res.on('close', () => {
     gone = true;
     waiting?.('gone');
   });
-  return () =>
+  return (ms) =>
     gone
       ? Promise.resolve('gone')
       : new Promise((resolve) => {
-          const timer = setTimeout(() => waiting?.('idle'), idleMs);
+          const timer = setTimeout(() => waiting?.('timeout'), ms);
           waiting = (outcome) => {
             clearTimeout(timer);
             waiting = null;
             resolve(outcome);
           };
         });
+}
+
+/**
+ * The client's pace: the time the export waited on it and the bytes it took since the
+ * last check; each `windowMs` of waiting, it must have taken `minBytes`.
+ */
+class PaceWatch {
+  private waitedMs = 0;
+  private takenSinceCheck = 0;
+  constructor(private readonly pace: ExportPace) {}
+
+  /** How long the next wait may last before a check is due. */
+  get untilCheckMs(): number {
+    return Math.max(1, this.pace.windowMs - this.waitedMs);
+  }
+
+  taken(bytes: number): void {
+    this.takenSinceCheck += bytes;
+  }
+
+  /** Adds a wait; false when a window of waiting ended with too little taken. */
+  waited(ms: number): boolean {
+    this.waitedMs += ms;
+    if (this.waitedMs < this.pace.windowMs) return true;
+    const kept = this.takenSinceCheck >= this.pace.minBytes;
+    this.waitedMs = 0;
+    this.takenSinceCheck = 0;
+    return kept;
+  }
+}
+
+/**
+ * Waits until the client took what was written (`written` bytes not yet taken): 'read',
+ * or why the export stops ('gone', idle for `idleMs`, or too slow for `pace`).
+ */
+async function awaitClient(
+  drained: ReturnType<typeof drainWaiter>,
+  watch: PaceWatch,
+  written: number,
+  idleMs: number,
+): Promise<'read' | 'client gone' | 'client idle' | 'client too slow'> {
+  let idle = 0;
+  for (;;) {
+    const wait = Math.min(watch.untilCheckMs, idleMs - idle);
+    const since = Date.now();
+    const outcome = await drained(wait);
+    const ms = Date.now() - since;
+    if (outcome === 'gone') return 'client gone';
+    if (outcome === 'read') watch.taken(written);
+    if (!watch.waited(ms)) return 'client too slow';
+    if (outcome === 'read') return 'read';
+    idle += ms;
+    if (idle >= idleMs) return 'client idle';
+  }
 }
 
 /** Streams the listings that match `effective`, the query's filters as `effectiveFilters` works them out. */
@@ -94,7 +157,7 @@ export async function streamListings(
   effective: EffectiveFilters,
   res: ServerResponse,
   blocks: ExportBlocks,
-  idleMs: number,
+  limits: { idleMs: number; pace: ExportPace },
 ): Promise<ExportResult> {
   const filters = listingFilterSql(effective, 'l');
   if (q.after !== undefined) filters.add(`l.id > ${filters.param(q.after)}`);
@@ -113,7 +176,10 @@ export async function streamListings(
     );
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
-    const drained = drainWaiter(res, idleMs);
+    const drained = drainWaiter(res);
+    const watch = new PaceWatch(limits.pace);
+    /** Bytes written since the client last took everything. */
+    let pending = 0;
     let lines = 0;
     let started = 0;
     const stop = (why: NonNullable<ExportResult['stopped']>): ExportResult => {
@@ -131,9 +197,14 @@ export async function streamListings(
         started++;
       }
       if (res.destroyed) return stop('client gone');
-      if (!res.write(chunk)) {
-        const outcome = await drained();
-        if (outcome !== 'read') return stop(outcome === 'idle' ? 'client idle' : 'client gone');
+      pending += chunk.length;
+      if (res.write(chunk)) {
+        watch.taken(pending);
+        pending = 0;
+      } else {
+        const outcome = await awaitClient(drained, watch, pending, limits.idleMs);
+        if (outcome !== 'read') return stop(outcome);
+        pending = 0;
       }
       lines += count;
     }

@@ -1,5 +1,5 @@
 /** Availability of every Enterprise account in a month, against the 99.9 % promise (SLA credits). */
-import { enterpriseAvailability, SLA_TARGET } from '../../accounts/availability.js';
+import { AVAILABILITY_RULE, enterpriseAvailability, SLA_TARGET } from '../../accounts/availability.js';
 import { isMonthKey } from '../../accounts/policy.js';
 import { parseOptions } from '../args.js';
 import { type Command, UsageError } from '../io.js';
@@ -9,7 +9,7 @@ const percent = (ratio: number | null) => (ratio === null ? 'no calls' : `${(Mat
 export const commands: Command[] = [
   {
     name: 'sla',
-    usage: 'sla --month YYYY-MM   (each Enterprise account: calls answered 2xx, answered 5xx/503, availability against 99.9 %)',
+    usage: 'sla --month YYYY-MM   (each Enterprise account: calls answered 2xx, Mboa failures (5xx/503), availability against 99.9 %)',
     async run(args, ctx) {
       const { values } = parseOptions(args, { month: { type: 'string' } });
       if (!values.month) throw new UsageError('--month YYYY-MM is required');
@@ -24,9 +24,9 @@ export const commands: Command[] = [
           `${a.email.padEnd(32)}  ${String(a.answered).padStart(10)} answered  ${String(a.failed).padStart(7)} 5xx/503  ${percent(a.ratio).padStart(9)}  ${a.met ? 'meets 99.9 %' : 'BELOW 99.9 %'}`,
       );
       ctx.print(
-        { month: values.month, target: SLA_TARGET, accounts },
+        { month: values.month, target: SLA_TARGET, rule: AVAILABILITY_RULE, accounts },
         accounts.length
-          ? `${values.month}, availability of Enterprise accounts (target 99.9 %):\n${lines.join('\n')}`
+          ? `${values.month}, availability of Enterprise accounts (target 99.9 %):\n${lines.join('\n')}\n${AVAILABILITY_RULE}`
           : `${values.month}: no Enterprise account`,
       );
     },

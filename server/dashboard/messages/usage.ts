@@ -39,12 +39,16 @@ export const usageMessages = {
   'usage.availability.title': { en: 'Availability (promised: 99.9 %)', fr: 'Disponibilité (promise : 99,9 %)' },
   'usage.availability.none': { en: 'No calls yet', fr: 'Aucun appel encore' },
   'usage.availability.met': {
-    en: 'Share of your calls answered without a server error (5xx or 503): {answered} answered, {failed} with a server error. Within the 99.9 % promise.',
-    fr: 'Part de vos appels servis sans erreur du serveur (5xx ou 503) : {answered} servis, {failed} en erreur du serveur. Dans la promesse de 99,9 %.',
+    en: 'Share of your calls that Mboa did not fail: {answered} answered, {failed} with a server error. Within the 99.9 % promise.',
+    fr: 'Part de vos appels que Mboa n’a pas manqués : {answered} servis, {failed} en erreur du serveur. Dans la promesse de 99,9 %.',
   },
   'usage.availability.below': {
-    en: 'Share of your calls answered without a server error (5xx or 503): {answered} answered, {failed} with a server error. Below the 99.9 % promise: your contract’s service credits apply.',
-    fr: 'Part de vos appels servis sans erreur du serveur (5xx ou 503) : {answered} servis, {failed} en erreur du serveur. En dessous de la promesse de 99,9 % : les avoirs prévus par votre contrat s’appliquent.',
+    en: 'Share of your calls that Mboa did not fail: {answered} answered, {failed} with a server error. Below the 99.9 % promise: your contract’s service credits apply.',
+    fr: 'Part de vos appels que Mboa n’a pas manqués : {answered} servis, {failed} en erreur du serveur. En dessous de la promesse de 99,9 % : les avoirs prévus par votre contrat s’appliquent.',
+  },
+  'usage.availability.rule': {
+    en: 'Counted as server errors: the answers where Mboa failed (5xx: database unreachable, internal error, a read stopped at its time limit). Not counted: your own refusals (4xx, among them 429 for your per-minute limit, your quota and the caps on heavy reads), 503 valuations_warming_up (an instance fitting its model says when to retry), and a heavy read (a wide area, removed listings too, an area history) stopped at its time limit.',
+    fr: 'Comptées comme erreurs du serveur : les réponses où Mboa a failli (5xx : base de données injoignable, erreur interne, lecture arrêtée à sa limite de temps). Non comptées : vos propres refus (4xx, dont les 429 de votre limite par minute, de votre quota et des plafonds des lectures lourdes), les 503 valuations_warming_up (une instance qui ajuste son modèle indique quand réessayer) et une lecture lourde (une vaste zone, les annonces retirées aussi, l’historique d’une zone) arrêtée à sa limite de temps.',
   },
   'error.month': {
     en: 'Choose a month between {from} and {to}, written YYYY-MM.',

@@ -36,6 +36,7 @@ function availabilityCard(lang: Lang, a: Availability): SafeHtml {
 <h2 id="availability-title">${t(lang, 'usage.availability.title')}</h2>
 <p class="big" data-testid="availability" data-answered="${a.answered}" data-failed="${a.failed}">${figure}</p>
 <p>${t(lang, met ? 'usage.availability.met' : 'usage.availability.below', { answered: formatNumber(lang, a.answered), failed: formatNumber(lang, a.failed) })}</p>
+<p class="hint" data-testid="availability-rule">${t(lang, 'usage.availability.rule')}</p>
 </section>`;
 }
 
