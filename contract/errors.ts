@@ -1,6 +1,7 @@
 /** The closed set of problem codes, their HTTP status and title (RFC 9457 bodies). */
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+import { ZDataset } from './dataset.js';
 import { ZQuota } from './schemas.js';
 
 export const ERROR_CODES = {
@@ -42,6 +43,9 @@ export type TFieldError = z.infer<typeof ZFieldError>;
 export const ZProblemMeta = z.object({
   request_id: extendApi(z.string(), { description: 'Equals the `X-Request-Id` header.', example: 'req_3x9f0a1b2c4d5e6f' }),
   quota: extendApi(ZQuota.optional(), { description: 'Your quota, once the key is known (errors are never charged).' }),
+  dataset: extendApi(ZDataset.optional(), {
+    description: 'The dataset your key reads (`live`, or `sample` for a test key), once the key is known.',
+  }),
 });
 export type TProblemMeta = z.infer<typeof ZProblemMeta>;
 

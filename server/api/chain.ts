@@ -51,6 +51,12 @@ function setRateHeaders(headers: AnswerHeaders, rate: RateState, now: Date): voi
 /** An API answer's headers: the API's front handler gives every request its own. */
 const headersOf = (res: ApiResponse): AnswerHeaders => context(res).headers!;
 
+/** Where more calls come from: a bigger plan, or on the largest (a contract), the account manager. */
+function moreCalls(plan: Caller['plan']): string {
+  const names = Object.keys(PLANS) as Array<keyof typeof PLANS>;
+  return plan === names[names.length - 1] ? 'your account manager can raise the quota of your contract.' : 'upgrade your plan for more.';
+}
+
 /** The quota as it stands, on a refusal that took nothing (suspended, plan, invalid request). */
 function quotaAsItStands(deps: PipelineDeps) {
   return async (res: ApiResponse, caller: Caller, at: Date) => {
@@ -210,7 +216,7 @@ export function apiAdmission(deps: PipelineDeps): Chain {
     if (admission.outcome === 'quota_exceeded') {
       throw new ApiError(
         'quota_exceeded',
-        `Monthly quota of ${caller.monthlyQuota} calls used up. It resets at ${ctx.quota.resets_at}; upgrade your plan for more.`,
+        `Monthly quota of ${caller.monthlyQuota} calls used up. It resets at ${ctx.quota.resets_at}; ${moreCalls(caller.plan)}`,
         { headers: { 'Retry-After': String(secondsUntilReset(at)), 'X-Should-Retry': 'false' } },
       );
     }

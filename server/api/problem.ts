@@ -130,7 +130,7 @@ export function writeProblem(res: ServerResponse, ctx: RequestContext, err: ApiE
     detail: err.detail,
     code: err.code,
     ...(err.options.errors ? { errors: err.options.errors } : {}),
-    meta: { request_id: ctx.requestId, ...(ctx.quota ? { quota: ctx.quota } : {}) },
+    meta: { request_id: ctx.requestId, ...(ctx.quota ? { quota: ctx.quota } : {}), ...(ctx.dataset ? { dataset: ctx.dataset } : {}) },
   };
   // The API's answers gathered their headers so far; the Express app's are on the response already.
   const headers = ctx.headers ?? new AnswerHeaders();

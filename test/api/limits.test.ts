@@ -132,6 +132,7 @@ describe.each([
       expect(refused.status).toBe(429);
       expect(refused.body.code).toBe('quota_exceeded');
       expect(refused.headers.get('x-should-retry')).toBe('false');
+      expect(refused.body.detail).toMatch(/upgrade your plan/);
       const now = new Date();
       const untilReset = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000;
       expect(Math.abs(Number(refused.headers.get('retry-after')) - untilReset)).toBeLessThan(30);
@@ -149,6 +150,10 @@ describe.each([
       const ok = answers.filter((a) => a.status === 200);
       expect(ok).toHaveLength(quota);
       expect(answers.filter((a) => a.status === 429 && a.body.code === 'quota_exceeded')).toHaveLength(80 - quota);
+      // An Enterprise contract has no bigger plan: the way to more calls is the account manager.
+      const refusal = answers.find((a) => a.status === 429)!.body.detail as string;
+      expect(refusal).toMatch(/account manager/);
+      expect(refusal).not.toMatch(/upgrade/);
       expect(new Set(ok.map((a) => a.body.meta.quota.used))).toEqual(new Set(Array.from({ length: quota }, (_, i) => i + 1)));
       expect(await storedUsage(t, id)).toBe(quota);
     });

@@ -80,6 +80,13 @@ describe('a test key', () => {
     const refused = await get(t.baseUrl, '/api/v1/listings?limit=0', testKey);
     expect(refused.status).toBe(400);
     expect(refused.headers.get('x-mboa-dataset')).toBe('sample');
+    expect(refused.body.meta.dataset).toBe('sample');
+    const liveRefused = await get(t.baseUrl, '/api/v1/listings?limit=0', key);
+    expect(liveRefused.body.meta.dataset).toBe('live');
+    // Before the key is known, nothing is said about a dataset.
+    const unknownKey = await get(t.baseUrl, '/api/v1/listings', 'mboa_live_unknown');
+    expect(unknownKey.status).toBe(401);
+    expect(unknownKey.body.meta).not.toHaveProperty('dataset');
   });
 
   it('answers the same on every run: the sample is fixed', async () => {

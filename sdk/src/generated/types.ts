@@ -587,6 +587,11 @@ export interface ProblemMeta {
   request_id: string;
   /** Your quota, once the key is known (errors are never charged). */
   quota?: Quota;
+  /**
+   * The dataset your key reads (`live`, or `sample` for a test key), once the key is known.
+   * @example "live"
+   */
+  dataset?: 'live' | 'sample';
 }
 
 /** RFC 9457 problem details, served as application/problem+json. */
