@@ -145,6 +145,17 @@ describe('GET /api/v1/market/history', () => {
     }
   });
 
+  it('refuses a sub-quarter, naming the quarter whose history it is part of, uncharged', async () => {
+    const before = await storedUsage(t, t.caller.id);
+    const res = await get(t.baseUrl, '/api/v1/market/history?city=Douala&neighborhood=Akwa%20I&purpose=rent', t.key);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      { path: 'neighborhood', message: 'Akwa I is a sub-quarter of Akwa: history is kept for Akwa', suggestions: ['Akwa'] },
+    ]);
+    expect(res.body.detail).toContain('ask for Akwa');
+    expect(await storedUsage(t, t.caller.id)).toBe(before);
+  });
+
   it('is refused to Starter (403), answered and counted for Pro', async () => {
     const starter = await t.account('starter');
     const refused = await get(t.baseUrl, '/api/v1/market/history?city=douala&purpose=rent', starter.key);

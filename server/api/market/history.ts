@@ -7,6 +7,7 @@
 import { fromXaf } from '../../../contract/currency.js';
 import type { THistoryPoint, THistoryQueryParsed } from '../../../contract/history.js';
 import { ApiError } from '../../platform/errors.js';
+import { GAZETTEER, resolveQuarter } from '../../platform/gazetteer.js';
 import { type Dataset, table } from '../dataset.js';
 import type { EffectiveFilters } from '../listings/filters.js';
 import { areaHistoryRows, type HistoryRow } from './history-area.js';
@@ -65,8 +66,17 @@ async function storedRows(data: Dataset, q: THistoryQueryParsed, f: EffectiveFil
 /** `filters`: the query's city and quarter as `effectiveFilters` works them out (checked places). */
 export async function marketHistory(data: Dataset, q: THistoryQueryParsed, f: EffectiveFilters): Promise<THistoryPoint[]> {
   if (f.subQuarter !== undefined) {
-    throw new ApiError('validation_error', 'History is kept per quarter: ask for the quarter this sub-quarter is part of.', {
-      errors: [{ path: 'neighborhood', message: `${f.subQuarter} is a sub-quarter: history is kept for its quarter`, suggestions: [] }],
+    const city = GAZETTEER.get(f.cityKey!);
+    const parent = city ? resolveQuarter(city, f.subQuarter)?.quarter : undefined;
+    const ask = parent ? `ask for ${parent}` : 'ask for the quarter it is part of';
+    throw new ApiError('validation_error', `History is kept per quarter: ${f.subQuarter} is part of ${parent ?? 'a quarter'}; ${ask}.`, {
+      errors: [
+        {
+          path: 'neighborhood',
+          message: `${f.subQuarter} is a sub-quarter of ${parent ?? 'a quarter'}: history is kept for ${parent ?? 'its quarter'}`,
+          suggestions: parent ? [parent] : [],
+        },
+      ],
     });
   }
   const { rows: latest } = await data.pool.query<{ last: string | null }>(
