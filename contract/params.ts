@@ -105,14 +105,24 @@ export const wholeNumberParam = (description: string, example: number, min: numb
     example,
   });
 
+/**
+ * A string parameter's own type check: on the wire a repeated parameter (`city=a&city=b`)
+ * arrives as a list, which is said as such rather than as the schema library's type names.
+ */
+const oneString = () =>
+  z.string({
+    errorMap: (issue, ctx) =>
+      issue.code === 'invalid_type' && issue.received === 'array' ? { message: 'must be given once' } : { message: ctx.defaultError },
+  });
+
 /** A free-text parameter (a place name). */
 export const textParam = (description: string, example: string) =>
-  extendApi(z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'), { description, example });
+  extendApi(oneString().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'), { description, example });
 
 /** A date or timestamp parameter, checked as a real instant (see instants.ts). */
 export const instantParam = (description: string, example: string) =>
   extendApi(
-    z.string().superRefine((value, ctx) => {
+    oneString().superRefine((value, ctx) => {
       const parsed = parseInstant(value);
       if (!parsed.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.message });
     }),

@@ -40,6 +40,14 @@ describe('whole numbers', () => {
     await expect400('/api/v1/listings?min_price=1&min_price=2', 'min_price', /given once/);
   });
 
+  it.each([
+    ['/api/v1/listings?city=Douala&city=Yaounde', 'city'],
+    ['/api/v1/listings?neighborhood=Akwa&neighborhood=Bonapriso', 'neighborhood'],
+    ['/api/v1/listings?listed_after=2026-01-01&listed_after=2026-02-01', 'listed_after'],
+  ])('says when a text or date is given twice: %s', async (path, param) => {
+    await expect400(path, param, /^must be given once$/);
+  });
+
   it('accepts digits, leading zeros included, and applies the value', async () => {
     const res = await get(t.baseUrl, '/api/v1/listings?min_price=000100000000&limit=200', t.key);
     expect(res.status).toBe(200);
