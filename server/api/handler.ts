@@ -9,9 +9,10 @@
  * (one problem writer, one request start).
  *
  * What every route of a kind needs is done here once, where the route table is read: for a
- * route whose query names places (`city`, `neighborhood`), the places are checked (an
- * unknown one is a 400 with suggestions, never charged) and the filters worked out as the
- * database applies them. A handler receives them as arguments, with the dataset its
+ * route whose query names places (`city`, `neighborhood`), the places are checked with the
+ * other parameters, before admission (an unknown one is a 400 with suggestions, in the same
+ * answer as any other mistake, never charged) and the filters worked out as the database
+ * applies them. A handler receives them as arguments, with the dataset its
  * caller's key reads (`reader`), and is typed by the contract (`defineHandlers`): a
  * route's query and params as its schemas parse them, its 200 body as declared.
  */
@@ -226,14 +227,17 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     const query = route.query ? (route.query as ZodTypeAny).safeParse(rawParams) : { success: true as const, data: {} };
     const control = controlCharacterErrors({ ...found.params, ...rawParams });
     await deps.identify(req, res, compiled.metadata);
-    if (!params.success || !query.success || control.length > 0) {
+    let reader = deps.readers[ctx.dataset!];
+    // Places are checked with the rest, before admission: one answer names every mistake, uncharged.
+    const refused = new Set([...(query.success ? [] : query.error.issues.map((i) => String(i.path[0]))), ...control.map((e) => e.path)]);
+    const places = compiled.places ? await reader.places.errorsOfQuery(rawParams, refused) : [];
+    if (!params.success || !query.success || control.length > 0 || places.length > 0) {
       await deps.showQuota(req, res, compiled.metadata);
       throw validationProblemOf(
-        { path: params.success ? null : params.error, query: query.success ? null : query.error, control },
+        { path: params.success ? null : params.error, query: query.success ? null : query.error, control, places },
         compiled.parameters,
       );
     }
-    let reader = deps.readers[ctx.dataset!];
     // A heavy read is admitted by its cost before the per-minute limit and the quota: refused, it takes neither.
     const heavy = ctx.dataset === 'live' ? costOf(compiled.metadata.endpoint, query.data, reader).heavy : null;
     let release: (() => void) | undefined;
@@ -249,12 +253,8 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     }
     try {
       await deps.admit(req, res, compiled.metadata);
-      let filters = NO_FILTERS;
-      if (compiled.places) {
-        // After admission, like any read: an unknown place is an error, so its slot is freed.
-        await reader.places.check(query.data);
-        filters = effectiveFilters(query.data);
-      }
+      // The places were checked with the other parameters.
+      const filters = compiled.places ? effectiveFilters(query.data) : NO_FILTERS;
       // A stream writes its own status and headers: the ones gathered go on the response first.
       if (compiled.streaming) ctx.headers!.applyTo(res);
       const result = await compiled.handler({ query: query.data, params: params.data, filters, reader, ctx, req, res });

@@ -33,11 +33,13 @@ export interface Reader extends DatasetDeps {
 }
 
 /** Built once per dataset when the server starts. */
-export function readerOf(d: DatasetDeps, places = new KnownPlaces(d.data)): Reader {
+export function readerOf(d: DatasetDeps, known?: KnownPlaces): Reader {
+  const cached = <T>(key: string, load: () => Promise<T>): Promise<T> => (d.cache ? (d.cache.get(key, load) as Promise<T>) : load());
+  const places = known ?? new KnownPlaces(d.data, cached);
   return {
     ...d,
     places,
-    cached: <T>(key: string, load: () => Promise<T>): Promise<T> => (d.cache ? (d.cache.get(key, load) as Promise<T>) : load()),
+    cached,
     has: (key) => d.cache?.has(key) ?? false,
     through: (pool) => readerOf({ ...d, data: { ...d.data, pool } }, places),
   };

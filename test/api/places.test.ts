@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
+import { PLANS } from '../../contract/plans.js';
 import { get, serverWithAccount, storedUsage } from '../helpers/server.js';
 
 const t = serverWithAccount('pro');
@@ -55,6 +56,18 @@ describe.each(ENDPOINTS)('%s', (endpoint) => {
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['city', 'neighborhood']);
     expect(res.body.errors[1].suggestions).toContain('Bonapriso');
+  });
+
+  it('names an unknown place in the same answer as the other parameters at fault, before taking any of the minute', async () => {
+    const { key } = await t.account('pro');
+    const res = await get(t.baseUrl, `${endpoint}?city=Doula&currency=ABC`, key);
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['currency', 'city']);
+    expect(res.body.errors[1].suggestions).toEqual(['Douala']);
+    // Refused before admission: the per-minute window is untouched.
+    const next = await get(t.baseUrl, `${endpoint}?city=Douala`, key);
+    expect(next.status).toBe(200);
+    expect(Number(next.headers.get('x-ratelimit-remaining'))).toBe(PLANS.pro.ratePerMinute! - 1);
   });
 
   it('still matches known names without regard to case and accents, a neighbourhood alone included', async () => {

@@ -9,7 +9,6 @@
 import { type Dataset, table } from '../dataset.js';
 import type { TFieldError } from '../../../contract/errors.js';
 import { CITIES } from '../../../contract/places.js';
-import { ApiError } from '../../platform/errors.js';
 import { foldQuarter, GAZETTEER, resolveQuarter } from '../../platform/gazetteer.js';
 import { closestNames, matchKey } from '../../platform/text.js';
 
@@ -39,10 +38,26 @@ function listOrHint(names: string[], what: string): string {
 }
 
 export class KnownPlaces {
-  constructor(private readonly data: Dataset) {}
+  constructor(
+    private readonly data: Dataset,
+    /** The dataset's cache (cleared when the data changes), or a read every time. */
+    private readonly remember: <T>(key: string, load: () => Promise<T>) => Promise<T> = (_key, load) => load(),
+  ) {}
 
-  /** Resolves when every place given is known; else throws a `validation_error` naming each unknown one, with suggestions. */
-  async check(filter: PlaceFilter): Promise<void> {
+  /**
+   * The places of a raw query that are unknown, each with suggestions: checked beside the
+   * other parameters, so one answer names every mistake. A place whose own form is wrong
+   * (`refused`: given twice, empty, too long) is left to that error.
+   */
+  async errorsOfQuery(raw: Record<string, unknown>, refused: ReadonlySet<string>): Promise<TFieldError[]> {
+    const take = (name: 'city' | 'neighborhood') => {
+      const value = raw[name];
+      return typeof value === 'string' && !refused.has(name) && value.trim() !== '' ? value.trim() : undefined;
+    };
+    return this.errorsOf({ city: take('city'), neighborhood: take('neighborhood') });
+  }
+
+  private async errorsOf(filter: PlaceFilter): Promise<TFieldError[]> {
     const errors: TFieldError[] = [];
     let cityKey: string | undefined;
     if (filter.city !== undefined) {
@@ -59,9 +74,7 @@ export class KnownPlaces {
       // With an unknown city, a neighbourhood known somewhere is not a second mistake.
       if (!known) errors.push(await this.unknownNeighbourhood(filter.neighborhood, cityKey));
     }
-    if (errors.length > 0) {
-      throw new ApiError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), { errors });
-    }
+    return errors;
   }
 
   private async cityKnown(key: string): Promise<boolean> {
@@ -94,8 +107,13 @@ export class KnownPlaces {
     return (rowCount ?? 0) > 0;
   }
 
+  /** Every known place, from the dataset's cache until the data changes: errors are checked before admission. */
+  private allPlaces(): Promise<Place[]> {
+    return this.remember('known-places', () => this.readAllPlaces());
+  }
+
   /** Every known place: the catalog's, then the ones listings brought (error path only). */
-  private async allPlaces(): Promise<Place[]> {
+  private async readAllPlaces(): Promise<Place[]> {
     const catalog = CITIES.flatMap((c) => c.neighbourhoods.map((n) => ({ city: c.name, neighborhood: n.name })));
     // Then the gazetteer's quarters (top-level names: their parts are found under them).
     for (const city of GAZETTEER.values()) {
