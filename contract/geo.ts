@@ -49,12 +49,31 @@ const NEAR_FORMAT = 'must be `lat,lng` in decimal degrees (latitude -90 to 90, l
 const BBOX_FORMAT =
   'must be `min_lng,min_lat,max_lng,max_lat` in decimal degrees (longitude -180 to 180, latitude -90 to 90), e.g. 9.68,4.03,9.73,4.07';
 
+/**
+ * Where Mboa has listings: Cameroon's extent with a margin of about 10 km. A point or box
+ * outside it finds nothing, and is most often latitude and longitude swapped (Douala is
+ * `4.05,9.70`; `9.70,4.05` lies in Nigeria): a 400 that says so, rather than an empty
+ * answer that is charged.
+ */
+export const COVERED_AREA = { name: 'Cameroon', minLat: 1.55, maxLat: 13.2, minLng: 8.4, maxLng: 16.3 } as const;
+
+const covers = (lat: number, lng: number) =>
+  lat >= COVERED_AREA.minLat && lat <= COVERED_AREA.maxLat && lng >= COVERED_AREA.minLng && lng <= COVERED_AREA.maxLng;
+const boxMeets = (b: GeoBox) =>
+  b.minLat <= COVERED_AREA.maxLat && b.maxLat >= COVERED_AREA.minLat && b.minLng <= COVERED_AREA.maxLng && b.maxLng >= COVERED_AREA.minLng;
+const OUTSIDE = `is outside ${COVERED_AREA.name} (latitude ${COVERED_AREA.minLat} to ${COVERED_AREA.maxLat}, longitude ${COVERED_AREA.minLng} to ${COVERED_AREA.maxLng}), where Mboa has no listings`;
+
 /** A fresh `near` schema each call: extendApi writes its description onto the schema it is given. */
 const nearSchema = () =>
   z.union([z.string(), z.tuple([z.number(), z.number()])]).transform((value, ctx): GeoPoint => {
     const n = numbersOf(value, 2);
     if (!n || !latOk(n[0]) || !lngOk(n[1])) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: NEAR_FORMAT });
+      return z.NEVER;
+    }
+    if (!covers(n[0], n[1])) {
+      const swapped = covers(n[1], n[0]) ? `; latitude and longitude look swapped: did you mean near=${n[1]},${n[0]}?` : '';
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${OUTSIDE}${swapped}` });
       return z.NEVER;
     }
     return { lat: n[0], lng: n[1] };
@@ -74,7 +93,16 @@ const bbox = z.union([z.string(), z.tuple([z.number(), z.number(), z.number(), z
     });
     return z.NEVER;
   }
-  return { minLng: n[0], minLat: n[1], maxLng: n[2], maxLat: n[3] };
+  const box = { minLng: n[0], minLat: n[1], maxLng: n[2], maxLat: n[3] };
+  if (!boxMeets(box)) {
+    const swapped = { minLng: n[1], minLat: n[0], maxLng: n[3], maxLat: n[2] };
+    const hint = boxMeets(swapped)
+      ? `; it looks written as lat,lng: did you mean bbox=${n[1]},${n[0]},${n[3]},${n[2]} (min_lng,min_lat,max_lng,max_lat)?`
+      : '';
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${OUTSIDE}${hint}` });
+    return z.NEVER;
+  }
+  return box;
 });
 
 const EXCLUDED =
