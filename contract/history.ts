@@ -76,6 +76,15 @@ export const ZHistoryPoint = z.object({
     description: 'Quarter, or null for the whole city or an area around `near`.',
     example: 'Bonamoussadi',
   }),
+  near: extendApi(z.string().nullable(), {
+    description:
+      'For the history of an area: its point as `lat,lng`, `near` rounded to the grid the series was computed on (as `meta.area`); null for a city or a quarter.',
+    example: null,
+  }),
+  radius_m: extendApi(z.number().int().nullable(), {
+    description: 'For the history of an area: its radius in metres, `radius_m` rounded to 100 m (as `meta.area`); null otherwise.',
+    example: null,
+  }),
   purpose: extendApi(oneOf(PURPOSES), { description: 'Purpose.', example: 'rent' }),
   type: extendApi(oneOf(PROPERTY_TYPES).nullable(), { description: 'Property type, or null for every type.', example: 'apartment' }),
   bedrooms: extendApi(z.number().int().nullable(), {
@@ -133,6 +142,8 @@ export type THistoryResponse = z.infer<typeof ZHistoryResponse>;
 const HISTORY_CSV_COLUMNS = [
   'city',
   'neighborhood',
+  'near',
+  'radius_m',
   'purpose',
   'type',
   'bedrooms',

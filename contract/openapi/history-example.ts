@@ -8,6 +8,8 @@ function point(month: string, active: number, median: number | null, change: num
   return {
     city: 'Douala',
     neighborhood: 'Bonamoussadi',
+    near: null,
+    radius_m: null,
     purpose: 'rent',
     type: 'apartment',
     bedrooms: 2,

@@ -81,7 +81,18 @@ describe('GET /api/v1/market/history near a point', () => {
       const csv = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': t.key, Accept: 'text/csv' } });
       expect(csv.status).toBe(200);
       expect(csv.headers.get('x-mboa-area')).toBe(`${expected.lat.toFixed(3)},${expected.lng.toFixed(3)};${expected.radius_m}`);
-      await csv.text();
+      // Every row names its area too, in JSON and in the CSV's own columns (a spreadsheet keeps no header).
+      const rows = (await csv.text()).trimEnd().split('\r\n');
+      const columns = rows[0].split(',');
+      const json = await get(t.baseUrl, path, t.key);
+      for (const [i, point] of json.body.data.entries()) {
+        expect(point).toMatchObject({ near: `${expected.lat},${expected.lng}`, radius_m: expected.radius_m });
+        const cells = rows[i + 1].replace(`"${expected.lat},${expected.lng}"`, 'NEAR').split(',');
+        expect(cells[columns.indexOf('near')]).toBe('NEAR');
+        expect(cells[columns.indexOf('radius_m')]).toBe(String(expected.radius_m));
+      }
+      expect(rows).toHaveLength(json.body.data.length + 1);
+      expect(rows[1]).toContain(`"${expected.lat},${expected.lng}"`);
     }
     // Two points 100 m apart in one cell of the 5 km grid: one computation, the same answer.
     const a = await get(t.baseUrl, '/api/v1/market/history?city=Douala&near=4.0483,9.7043&radius_m=5000&purpose=rent', t.key);
@@ -92,6 +103,7 @@ describe('GET /api/v1/market/history near a point', () => {
     const city = await get(t.baseUrl, '/api/v1/market/history?city=Douala&purpose=rent&months=2', t.key);
     expect(city.body.meta.area).toBeUndefined();
     expect(city.headers.get('x-mboa-area')).toBeNull();
+    expect(city.body.data.every((p: { near: unknown; radius_m: unknown }) => p.near === null && p.radius_m === null)).toBe(true);
   });
 
   it('refuses a radius out of range, radius_m alone, near with a quarter and bad coordinates, naming them', async () => {

@@ -4,6 +4,8 @@ import { historyCsvOf, type THistoryPoint } from '../../contract/history.js';
 const point = (over: Partial<THistoryPoint>): THistoryPoint => ({
   city: 'Douala',
   neighborhood: null,
+  near: null,
+  radius_m: null,
   purpose: 'rent',
   type: null,
   bedrooms: null,
@@ -54,7 +56,7 @@ describe('the history CSV answer', () => {
 
   it('leaves ordinary names as they are', () => {
     const csv = historyCsvOf([point({ neighborhood: 'Bonapriso' }), point({ city: 'Yaoundé', neighborhood: 'Biyem-Assi' })]);
-    expect(csv).toContain('\r\nDouala,Bonapriso,rent,');
-    expect(csv).toContain('\r\nYaoundé,Biyem-Assi,rent,');
+    expect(csv).toContain('\r\nDouala,Bonapriso,,,rent,');
+    expect(csv).toContain('\r\nYaoundé,Biyem-Assi,,,rent,');
   });
 });

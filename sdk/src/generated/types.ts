@@ -1067,6 +1067,16 @@ export interface MarketHistoryResponse {
      */
     neighborhood: string | null;
     /**
+     * For the history of an area: its point as `lat,lng`, `near` rounded to the grid the series was
+     * computed on (as `meta.area`); null for a city or a quarter.
+     */
+    near: string | null;
+    /**
+     * For the history of an area: its radius in metres, `radius_m` rounded to 100 m (as
+     * `meta.area`); null otherwise.
+     */
+    radius_m: number | null;
+    /**
      * Purpose.
      * @example "rent"
      */

@@ -107,6 +107,8 @@ export async function marketHistory(data: Dataset, q: THistoryQueryParsed, f: Ef
     points.push({
       city: names.city,
       neighborhood: names.neighborhood,
+      near: q.near === undefined ? null : `${q.near.lat},${q.near.lng}`,
+      radius_m: q.near === undefined ? null : (q.radius_m ?? null),
       purpose: q.purpose,
       type: q.type ?? null,
       bedrooms: q.bedrooms ?? null,
