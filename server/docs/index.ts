@@ -42,7 +42,8 @@ const PAGE = `<!doctype html>
     <a href="/dashboard">Dashboard: your keys and usage</a>
   </nav>
 </header>
-<main id="reference" data-openapi="/api/v1/openapi.json"><noscript>The interactive reference needs JavaScript; the <a href="/api/v1/openapi.json">OpenAPI document</a> does not.</noscript></main>
+<p class="mboa-key-note">__KEY_NOTE__</p>
+<main id="reference" data-openapi="/api/v1/openapi.json"__DEMO_KEY__><noscript>The interactive reference needs JavaScript; the <a href="/api/v1/openapi.json">OpenAPI document</a> does not.</noscript></main>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/docs.js"></script>
 </body>
@@ -78,8 +79,20 @@ export function favicon(): RequestHandler {
   };
 }
 
-export function docsRouter(options: { publicUrl?: string } = {}): Router {
+/** The page as served: in demo mode with the demo Starter key filled in, elsewhere saying to press Authorize. */
+function pageFor(demoKey: string | undefined): string {
+  const note = demoKey
+    ? `Demo mode: "Try it out" calls as the demo <strong>Starter</strong> account, whose key (<code>${escapeHtml(demoKey.slice(0, 14))}…</code>, in the data folder's <code>demo-keys.json</code> and printed by <code>npm start</code>) is filled in. Press Authorize to use another.`
+    : 'To try a call: press <strong>Authorize</strong>, paste your API key (made on the <a href="/dashboard">dashboard</a>), then "Try it out".';
+  return PAGE.replace('__KEY_NOTE__', note).replace('__DEMO_KEY__', demoKey ? ` data-demo-key="${escapeHtml(demoKey)}"` : '');
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** `demoKey`: demo mode only (never set in production): the key "Try it out" starts with. */
+export function docsRouter(options: { publicUrl?: string; demoKey?: string } = {}): Router {
   const router = express.Router();
+  const page = pageFor(options.demoKey);
   const origins = options.publicUrl ? [new URL(options.publicUrl).origin] : [];
   const csp = contentSecurityPolicy(origins);
   const files = new Map(Object.entries(ASSETS).map(([name, a]) => [name, { body: readFileSync(join(a.dir, name)), type: a.type }]));
@@ -88,7 +101,7 @@ export function docsRouter(options: { publicUrl?: string } = {}): Router {
     res.setHeader('Content-Security-Policy', csp);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    res.type('html').send(PAGE);
+    res.type('html').send(page);
   });
   router.get('/assets/:file', (req, res, next) => {
     const file = files.get(req.params.file);

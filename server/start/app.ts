@@ -27,6 +27,8 @@ export interface AppDeps {
   metricsToken?: string;
   /** Public origin, for the OpenAPI document's `servers`. */
   publicUrl?: string;
+  /** Demo mode only: the key /docs fills in (docs/index.ts). */
+  docsDemoKey?: string;
   /** Express `trust proxy`. */
   trustProxy?: string;
   /** The customer dashboard, mounted at /dashboard. */
@@ -109,7 +111,7 @@ export function buildApp(deps: AppDeps): Express {
   app.get('/api/v1/openapi.json', (req, res) => {
     res.json(openapi(`${req.protocol}://${req.get('host') ?? ''}`));
   });
-  app.use('/docs', docsRouter({ publicUrl: deps.publicUrl }));
+  app.use('/docs', docsRouter({ publicUrl: deps.publicUrl, demoKey: deps.docsDemoKey }));
   if (deps.dashboard) app.use('/dashboard', deps.dashboard);
 
   app.use('/api', (req, _res, next) => next(new ApiError('not_found', `No endpoint at ${req.originalUrl.split('?')[0]}. See /docs.`)));

@@ -58,6 +58,8 @@ export interface ServerOptions {
   secrets: Secrets;
   trustProxy?: string;
   publicUrl?: string;
+  /** Demo mode only: the demo Starter key, filled in on /docs so "Try it out" answers at once. */
+  docsDemoKey?: string;
   metrics?: { token?: string; port?: number; host?: string };
   /** How long in-flight calls get to finish on shutdown (default 25 s). */
   shutdownGraceMs?: number;
@@ -165,6 +167,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     drain,
     metricsToken,
     publicUrl: options.publicUrl,
+    docsDemoKey: options.docsDemoKey,
     trustProxy: options.trustProxy,
     compress,
     dashboard: dashboardRouter({

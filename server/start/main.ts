@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     secrets: demo?.secrets ?? (config.secrets as Secrets),
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
+    docsDemoKey: demo?.keys.starter,
     metrics: config.metrics,
     shutdownGraceMs: config.shutdownGraceMs,
     marketRefreshMinutes: config.marketRefreshMinutes,

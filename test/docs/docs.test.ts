@@ -32,10 +32,28 @@ const OPERATIONS = Object.keys(TAGS);
 const block = (page: Page, id: string) => page.locator(`#operations-${TAGS[id]}-${id}`);
 
 let t: TestServer;
+/** A server as demo mode starts it: /docs fills in the demo Starter key. */
+let demo: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
+  demo = await startTestServer({ server: { docsDemoKey: t.keys.starter } });
 });
-afterAll(() => t.close());
+afterAll(() => Promise.all([t.close(), demo.close()]));
+
+describe('the key "Try it out" starts with', () => {
+  it('is none outside demo mode: the page says to press Authorize first', async () => {
+    const html = await (await fetch(`${t.baseUrl}/docs`)).text();
+    expect(html).toContain('press <strong>Authorize</strong>');
+    expect(html).not.toContain('data-demo-key');
+    expect(html).not.toContain(t.keys.starter);
+  });
+
+  it('is the demo Starter key in demo mode, and the page says where it comes from', async () => {
+    const html = await (await fetch(`${demo.baseUrl}/docs`)).text();
+    expect(html).toContain(`data-demo-key="${t.keys.starter}"`);
+    expect(html).toContain('demo-keys.json');
+  });
+});
 
 describe('the reference page over HTTP', () => {
   it("is Mboa's page, with a strict CSP and nothing from another origin", async () => {
@@ -223,6 +241,22 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the reference page
     }
     await block(page, 'searchListings').screenshot({ path: join(ARTIFACTS, 'search-try-it-out.png') });
     expect(missing).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('in demo mode, "Try it out" answers 200 on the first click with no Authorize step', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${demo.baseUrl}/docs`);
+    await page.waitForSelector('.swagger-ui .info .title');
+    const op = block(page, 'searchListings');
+    await op.locator('.opblock-summary').click();
+    await op.locator('button.try-out__btn').click();
+    const answer = page.waitForResponse((r) => r.url().startsWith(`${demo.baseUrl}/api/v1/`) && r.request().method() === 'GET');
+    await op.locator('button.execute').click();
+    const res = await answer;
+    expect(res.request().headers()['x-api-key']).toBe(t.keys.starter);
+    expect(res.status(), await res.text()).toBe(200);
     await context.close();
   }, 90_000);
 });

@@ -14,5 +14,10 @@ window.addEventListener('DOMContentLoaded', function () {
     // No call to the public validator service: nothing leaves this origin.
     validatorUrl: null,
     syntaxHighlight: { activated: true, theme: 'agate' },
+    // Demo mode: the demo Starter key, so the first "Try it out" answers 200.
+    onComplete: function () {
+      var key = root.getAttribute('data-demo-key');
+      if (key) window.ui.preauthorizeApiKey('ApiKeyAuth', key);
+    },
   });
 });
