@@ -9,9 +9,7 @@
 import { type FeedLine, MAX_RECORD_BYTES, MAX_RECORD_LINES, tooLongReason } from './feed-lines.js';
 
 export type CsvRecord =
-  | { line: number; lines: number; cells: string[] }
-  | { line: number; lines: number; error: string }
-  | { line: number; blank: true };
+  { line: number; lines: number; cells: string[] } | { line: number; lines: number; error: string } | { line: number; blank: true };
 
 /** Whether a line leaves a quoted field open, given whether it starts inside one. */
 function endsQuoted(text: string, quoted: boolean, sep: string): boolean {

@@ -17,8 +17,7 @@ export type FeedFormat = 'ndjson' | 'csv';
 
 /** A record: `line` its first line, `lines` how many it spans (1 unless a CSV field holds line breaks). */
 export type FeedRow =
-  | { line: number; lines?: number; value: Record<string, unknown> }
-  | { line: number; lines?: number; error: string; sourceRef?: string };
+  { line: number; lines?: number; value: Record<string, unknown> } | { line: number; lines?: number; error: string; sourceRef?: string };
 
 export function formatFromPath(path: string): FeedFormat | null {
   if (/\.(ndjson|jsonl)$/i.test(path)) return 'ndjson';

@@ -18,7 +18,7 @@ import { fingerprintOf } from './columns.js';
 import { PartitionedWriter } from './partitioned-writer.js';
 import { SeenReferences, withdrawalGuard } from './removals.js';
 import { AdvertsSeen, ReferencesInFile } from './repeats.js';
-import { type ImportCounts, ImportLog, type ImportReportHead, type Rejection, type Repeat } from './report.js';
+import { type Held, type ImportCounts, ImportLog, type ImportReportHead, type Rejection, type Repeat } from './report.js';
 import type { Queryable } from './upsert.js';
 import { operatorAliases, QuarterResolver } from './quarters.js';
 
@@ -64,6 +64,8 @@ export interface ImportResult extends ImportReportHead {
   skipped_sample: Rejection[];
   /** The first repeats folded, likewise. */
   repeats_sample: Repeat[];
+  /** The first rows held (a reference already in the file), likewise. */
+  held_sample: Held[];
 }
 
 export function reportPathFor(file: string): string {
@@ -155,6 +157,7 @@ class FeedImport {
       rejected_sample: rejected.sample,
       repeats_sample: repeats.sample,
       skipped_sample: skipped.sample,
+      held_sample: this.log.held.sample,
     };
   }
 
@@ -271,9 +274,8 @@ class FeedImport {
       this.counts.rejected++;
       this.log.rejected.add({ line: row.line, ...ref, reason: checked.reason });
     }
-    // A listing whose row is malformed (or unpriced) today is not a listing gone from the feed
-    // (a reference no listing can have, too long or holding NUL, is none of the source's).
-    if (checked.sourceRef && checked.sourceRef.length <= 200 && !checked.sourceRef.includes('\u0000')) await seen?.add([checked.sourceRef]);
+    // A listing whose row is malformed (or unpriced) today is not a listing gone from the feed.
+    if (checked.sourceRef) await seen?.add([checked.sourceRef]);
   }
 
   private reportProgress(): void {

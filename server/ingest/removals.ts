@@ -40,7 +40,8 @@ export class SeenReferences {
 
   /** Returns a promise only when the buffer was sent. */
   add(refs: readonly string[]): Promise<unknown> | undefined {
-    for (const r of refs) this.buffer.push(r);
+    // A reference no listing can have (too long, or holding NUL) is none of the source's.
+    for (const r of refs) if (r.length <= 200 && !r.includes('\u0000')) this.buffer.push(r);
     return this.buffer.length >= FLUSH_EVERY ? this.flush() : undefined;
   }
 
@@ -101,7 +102,11 @@ export const WITHDRAWALS_ALWAYS_ALLOWED = 10;
  * MAX_WITHDRAWN_SHARE of the source's active listings (a truncated or wrong file).
  * `--force-full` overrides both; the report says it did.
  */
-export function withdrawalGuard(unreadable: number, firstUnreadableLine: number | undefined, share: { active: number; unseen: number }): string | null {
+export function withdrawalGuard(
+  unreadable: number,
+  firstUnreadableLine: number | undefined,
+  share: { active: number; unseen: number },
+): string | null {
   if (unreadable > 0) {
     return `${unreadable} record(s) of the file could not be read (the first on line ${firstUnreadableLine}): the listings they hold are unknown, so none is withdrawn`;
   }

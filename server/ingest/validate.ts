@@ -108,7 +108,9 @@ function unstorableText(value: Record<string, unknown>): string | null {
   const bad: string[] = [];
   for (const [field, v] of Object.entries(value)) {
     if (typeof v === 'string' && UNSTORABLE.test(v)) {
-      bad.push(`${field.replace(UNSTORABLE_ALL, '?')}: holds ${v.includes('\u0000') ? 'a NUL byte (U+0000)' : 'an unpaired surrogate (no Unicode character)'}`);
+      bad.push(
+        `${field.replace(UNSTORABLE_ALL, '?')}: holds ${v.includes('\u0000') ? 'a NUL byte (U+0000)' : 'an unpaired surrogate (no Unicode character)'}`,
+      );
     }
   }
   return bad.length > 0 ? bad.join('; ') : null;
