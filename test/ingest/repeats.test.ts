@@ -116,7 +116,10 @@ describe('repeats', () => {
       "SELECT price FROM listings WHERE city_key = $1 AND purpose = 'rent' AND status = 'active' AND source <> $2",
       [cityKey, src],
     );
-    const rent = [...distinct.filter((r) => r.purpose === 'rent' && r.city === city).map((r) => r.price), ...others.map((o) => Number(o.price))];
+    const rent = [
+      ...distinct.filter((r) => r.purpose === 'rent' && r.city === city).map((r) => r.price),
+      ...others.map((o) => Number(o.price)),
+    ];
     const { rows: direct } = await db.pool.query<{ volume: number; median: string }>(
       'SELECT count(*)::int AS volume, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p))::bigint AS median FROM unnest($1::bigint[]) p',
       [rent],
