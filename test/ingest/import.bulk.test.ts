@@ -69,9 +69,7 @@ describe('bulk load', () => {
   it('withdraws absent listings with --full inside the bulk transaction', async () => {
     const file = `${work.dir}/fewer.ndjson`;
     await writeFeed(file, 'ndjson', generateListings({ count: 2_500, seed: 31, source: 'feed' }));
-    // The file lacks about half of the source: past --full's guard, so forced.
-    const result = await importFile(db.pool, { file, format: 'ndjson', source: bulkSource, full: true, forceFull: true, bulk: 'always' });
-    expect(result.full_forced).toMatch(/^--force-full: withdrawn although the file lacks \d+ of the source's \d+ active listings/);
+    const result = await importFile(db.pool, { file, format: 'ndjson', source: bulkSource, full: true, bulk: 'always' });
     const active = (await listingsOf(db, plainSource)).filter((l) => l.status === 'active' && l.source_ref > 'feed-31-0002500');
     expect(result.counts.removed).toBe(active.length);
     expect(result.counts.removed).toBeGreaterThan(0);
