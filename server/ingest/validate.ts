@@ -100,22 +100,23 @@ export function validateRow(value: Record<string, unknown>, resolver: QuarterRes
   return { ok: true, record: stored };
 }
 
-/** NUL (which PostgreSQL text cannot hold) or half a surrogate pair (no character at all). */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Half a surrogate pair: no character at all (stored, it would become `�`). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NUL = '\u0000';
 
-/** The fields whose text cannot be stored, named, or null: the row is rejected, never the import. */
+/** The fields holding NUL (which PostgreSQL text cannot hold) or half a surrogate pair, named; or null. */
 function unstorableText(value: Record<string, unknown>): string | null {
   const bad: string[] = [];
   for (const [field, v] of Object.entries(value)) {
-    if (typeof v === 'string' && UNSTORABLE.test(v)) {
-      bad.push(
-        `${field.replace(UNSTORABLE_ALL, '?')}: holds ${v.includes('\u0000') ? 'a NUL byte (U+0000)' : 'an unpaired surrogate (no Unicode character)'}`,
-      );
-    }
+    if (typeof v !== 'string') continue;
+    const nul = v.includes(NUL);
+    LONE_SURROGATE.lastIndex = 0;
+    if (!nul && !LONE_SURROGATE.test(v)) continue;
+    const name = field.replaceAll(NUL, '?').replace(LONE_SURROGATE, '?');
+    bad.push(`${name}: holds ${nul ? 'a NUL byte (U+0000)' : 'an unpaired surrogate (no Unicode character)'}`);
   }
   return bad.length > 0 ? bad.join('; ') : null;
 }
-const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 
 const KNOWN_CITIES = [...GAZETTEER.values()].map((c) => c.name);
 

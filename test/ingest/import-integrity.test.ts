@@ -155,12 +155,18 @@ describe('a NUL byte', () => {
   }));
 
   it('in an NDJSON text field rejects that row, naming the field, and the import goes on', async () => {
-    const feed = rows.map((r, i) => (i === 500 ? { ...r, title: 'Studio\u0000 à louer' } : r));
+    const feed = rows.map((r, i) =>
+      i === 500 ? { ...r, title: 'Studio\u0000 à louer' } : i === 600 ? { ...r, title: 'Studio \ud800' } : r,
+    );
     const src = source();
     const result = await importFile(db.pool, { file: work.write('nul.ndjson', toJsonLines(feed)), format: 'ndjson', source: src });
-    expect(result.counts).toMatchObject({ records: 1_001, accepted: 1_000, rejected: 1, inserted: 1_000 });
-    expect(result.rejected_sample).toEqual([{ line: 501, source_ref: 'N-501', reason: 'title: holds a NUL byte (U+0000)' }]);
-    expect(await listingsOf(db, src)).toHaveLength(1_000);
+    expect(result.counts).toMatchObject({ records: 1_001, accepted: 999, rejected: 2, inserted: 999 });
+    expect(result.rejected_sample).toEqual([
+      { line: 501, source_ref: 'N-501', reason: 'title: holds a NUL byte (U+0000)' },
+      // Half a surrogate pair is no character: stored, it would silently become U+FFFD.
+      { line: 601, source_ref: 'N-601', reason: 'title: holds an unpaired surrogate (no Unicode character)' },
+    ]);
+    expect(await listingsOf(db, src)).toHaveLength(999);
   });
 
   it('in a CSV cell, the reference too, likewise, with --full as well', async () => {

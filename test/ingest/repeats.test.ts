@@ -3,7 +3,6 @@
  * reference, is stored once; the report lists each repeat; the market figures count the
  * distinct adverts, worked out here independently of the importer's fingerprint.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/platform/db.js';
