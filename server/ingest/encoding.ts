@@ -1,13 +1,13 @@
 /**
  * The text of a feed file, decoded chunk by chunk with bounded memory: UTF-8, or the
- * Windows-1252 that Excel writes when it saves a CSV in French. `auto` (the default)
- * decides on the first bytes that are not ASCII (ASCII reads the same in both): UTF-8 if
- * they are valid UTF-8, Windows-1252 otherwise; a UTF-8 byte order mark settles it at
- * once. So `Yaoundé` written as the single byte E9 is read as `Yaoundé`, never `Yaound�`.
+ * Windows-1252 that Excel writes when it saves a CSV in French. An import decides the
+ * encoding for the whole file before reading any row (`decideEncoding`, below), so that
+ * no valid UTF-8 row is ever read in an encoding chosen because of another row; in a file
+ * read as UTF-8, undecodable bytes become U+FFFD and the row that holds one is rejected
+ * naming its field (partner-row.ts), never stored with a wrong letter.
  *
- * A file that turns out invalid after UTF-8 was chosen (a file of two encodings) keeps
- * being read as UTF-8: its undecodable bytes become U+FFFD, and the row that holds one is
- * rejected naming its field (partner-row.ts), rather than stored with a wrong letter.
+ * `FeedDecoder` given `auto` decides on its own on the first bytes that are not ASCII
+ * (valid UTF-8 or not), for text read without a file to look through first.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';

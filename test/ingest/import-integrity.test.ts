@@ -4,6 +4,7 @@
  * file is accounted for in the report, `--full` withdraws nothing past its guards unless
  * forced, and a NUL byte rejects its row instead of aborting the import.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/platform/db.js';
@@ -181,5 +182,32 @@ describe('a NUL byte', () => {
       { line: 22, source_ref: 'N-2\u00001', reason: 'source_ref: holds a NUL byte (U+0000)' },
     ]);
     expect(await listingsOf(db, src)).toHaveLength(999);
+  });
+});
+
+describe('admin import --force-full', () => {
+  const admin = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+
+  it('goes with --full only, and the summary says what it overrode', async () => {
+    const src = source();
+    const all = Array.from({ length: 50 }, (_, i) => csvLine(i + 1));
+    await importFile(db.pool, { file: csvFile('cli-all.csv', all), format: 'csv', source: src });
+    const part = csvFile('cli-part.csv', all.slice(0, 20));
+
+    const alone = admin('import', part, '--source', src, '--force-full');
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toContain('--force-full goes with --full');
+
+    const refused = admin('import', part, '--source', src, '--full');
+    expect(refused.status).toBe(0);
+    expect(refused.stdout).toContain('--full not applied: the file lacks 30 of the source');
+    expect(await active(src)).toHaveLength(50);
+
+    const forced = admin('import', part, '--source', src, '--full', '--force-full');
+    expect(forced.status).toBe(0);
+    expect(forced.stdout).toContain('21 lines, 20 records: 20 accepted, 0 rejected');
+    expect(forced.stdout).toContain("--force-full: withdrawn although the file lacks 30 of the source's 50 active listings");
+    expect(await active(src)).toHaveLength(20);
   });
 });
