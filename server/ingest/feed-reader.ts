@@ -112,6 +112,9 @@ const NUMERIC = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
  */
 function csvValue(field: string, cell: string): unknown {
   if (cell === '') return undefined;
+  // A cell is a slice of the chunk of text it was read from: the reference, which the import
+  // keeps for the whole file (repeats.ts), is copied so that it does not keep the chunk alive.
+  if (field === 'source_ref') return Buffer.from(cell, 'utf8').toString('utf8');
   if ((field === 'lat' || field === 'lng') && COORDINATE.test(cell)) return Number(cell.trim().replace(',', '.'));
   if (NUMBER_FIELDS.has(field) && NUMERIC.test(cell)) return Number(cell);
   if (field === 'furnished') return BOOLEANS.get(cell.trim().toLowerCase()) ?? cell;
