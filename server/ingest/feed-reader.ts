@@ -1,24 +1,23 @@
 /**
- * Reads a feed file a chunk at a time, never the whole file: NDJSON by lines, CSV through
- * csv-parse's streaming parser. Each row comes out with the line it starts on, either as
- * a raw object (still to validate) or as the reason it could not be read at all, so one
- * malformed row never stops the rows after it. Rows come in groups (those of one read
- * chunk): one await per group rather than per row, which matters at a million rows.
+ * Reads a feed file a chunk at a time, never the whole file: NDJSON by lines, CSV by
+ * records of at most MAX_RECORD_LINES lines and MAX_RECORD_BYTES bytes (csv-records.ts),
+ * in the encoding decided for the whole file before any row (encoding.ts). Each row comes
+ * out with the line it starts on and the lines it spans, either as a raw object (still to
+ * validate) or as the reason it could not be read at all, so one malformed row never
+ * stops the rows after it. Rows come in groups (those of one read chunk): one await per
+ * group rather than per row, which matters at a million rows.
  */
-import { createReadStream } from 'node:fs';
-import { Transform } from 'node:stream';
-import { parse } from 'csv-parse';
 import { csvSeparator } from './csv-dialect.js';
-import { FeedDecoder, type FeedEncoding } from './encoding.js';
+import { CsvRecords } from './csv-records.js';
+import { decideEncoding, type FeedEncoding } from './encoding.js';
+import { feedLines, type LineProgress, tooLongReason } from './feed-lines.js';
 import { RECORD_FIELDS } from './record.js';
 
 export type FeedFormat = 'ndjson' | 'csv';
 
-export type FeedRow = { line: number; value: Record<string, unknown> } | { line: number; error: string; sourceRef?: string };
-
-/** Longer than any listing; a longer "line" is a file without line breaks, not a row. */
-const MAX_LINE_CHARS = 1_000_000;
-const CHUNK_BYTES = 1 << 20;
+/** A record: `line` its first line, `lines` how many it spans (1 unless a CSV field holds line breaks). */
+export type FeedRow =
+  { line: number; lines?: number; value: Record<string, unknown> } | { line: number; lines?: number; error: string; sourceRef?: string };
 
 export function formatFromPath(path: string): FeedFormat | null {
   if (/\.(ndjson|jsonl)$/i.test(path)) return 'ndjson';
@@ -26,10 +25,14 @@ export function formatFromPath(path: string): FeedFormat | null {
   return null;
 }
 
-/** Bytes read so far, for progress reporting, and the encoding the text was read in. */
-export interface ReadProgress {
-  bytes: number;
-  encoding?: string;
+/**
+ * Bytes read so far (progress), the encoding the text is read in, and the file's lines:
+ * `lines` read, of which `header_lines` (a CSV's first) and `blank_lines`; every other
+ * line belongs to one record.
+ */
+export interface ReadProgress extends LineProgress {
+  header_lines?: number;
+  blank_lines?: number;
 }
 
 /** A partner's CSV header in Mboa's terms (column-map.ts): a field, null (ignored) or undefined (unknown). */
@@ -73,48 +76,22 @@ function parseJsonRow(text: string, line: number): FeedRow {
 }
 
 async function* readNdjson(path: string, progress: ReadProgress, encoding: FeedEncoding | undefined): AsyncGenerator<FeedRow[]> {
-  const decoder = new FeedDecoder(encoding);
-  let pending = '';
-  let line = 0;
-  let skippingLongLine = false;
-  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    progress.bytes += chunk.length;
-    let text = pending + decoder.write(chunk);
-    if (line === 0 && pending === '' && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  progress.header_lines = 0;
+  progress.blank_lines = 0;
+  for await (const lines of feedLines(path, await decideEncoding(path, encoding), progress)) {
     const rows: FeedRow[] = [];
-    let start = 0;
-    for (let nl = text.indexOf('\n', start); nl !== -1; nl = text.indexOf('\n', start)) {
-      line++;
-      const row = text.slice(start, nl);
-      start = nl + 1;
-      if (skippingLongLine) {
-        skippingLongLine = false;
-        continue;
-      }
-      const trimmed = row.endsWith('\r') ? row.slice(0, -1) : row;
-      if (trimmed.trim() !== '') rows.push(parseJsonRow(trimmed, line));
+    for (const l of lines) {
+      if ('tooLong' in l) rows.push({ line: l.line, error: tooLongReason(l.line) });
+      else if (l.text.trim() === '') progress.blank_lines++;
+      else rows.push(parseJsonRow(l.text, l.line));
     }
-    pending = text.slice(start);
-    if (pending.length > MAX_LINE_CHARS) {
-      // Keep memory bounded: report the line once and drop it up to its end.
-      if (!skippingLongLine) rows.push({ line: line + 1, error: `line longer than ${MAX_LINE_CHARS} characters` });
-      skippingLongLine = true;
-      pending = '';
-    }
-    progress.encoding = decoder.encoding;
     if (rows.length > 0) yield rows;
-  }
-  pending += decoder.end();
-  progress.encoding = decoder.encoding;
-  if (skippingLongLine) return;
-  if (pending.trim() !== '') {
-    line++;
-    yield [parseJsonRow(pending.endsWith('\r') ? pending.slice(0, -1) : pending, line)];
   }
 }
 
-const NUMBER_FIELDS = new Set(['price', 'surface', 'bedrooms', 'bathrooms', 'advance_months', 'deposit_months']);
+const NUMBER_FIELDS = new Set(['price', 'surface', 'bedrooms', 'bathrooms', 'advance_months', 'deposit_months', 'lat', 'lng']);
+/** A coordinate as spreadsheets write it: `4.0511`, `-4,0511` (decimal comma), `9.7`. */
+const COORDINATE = /^\s*[-+]?\d{1,3}([.,]\d+)?\s*$/;
 /** How feeds write yes and no (French and English portals, spreadsheets). */
 const BOOLEANS = new Map([
   ['true', true],
@@ -130,116 +107,67 @@ const NUMERIC = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /**
  * A CSV cell as the validator expects it: empty cells are absent fields, numeric cells
- * numbers, `furnished` a boolean (true/false, oui/non, yes/no, 1/0, in any case). A
+ * numbers (`lat` and `lng` with a decimal point or comma), `furnished` a boolean (true/false, oui/non, yes/no, 1/0, in any case). A
  * non-numeric price (or an unreadable yes/no) stays a string so that validation names the problem.
  */
 function csvValue(field: string, cell: string): unknown {
   if (cell === '') return undefined;
+  // A cell is a slice of the chunk of text it was read from: the reference, which the import
+  // keeps for the whole file (repeats.ts), is copied so that it does not keep the chunk alive.
+  if (field === 'source_ref') return Buffer.from(cell, 'utf8').toString('utf8');
+  if ((field === 'lat' || field === 'lng') && COORDINATE.test(cell)) return Number(cell.trim().replace(',', '.'));
   if (NUMBER_FIELDS.has(field) && NUMERIC.test(cell)) return Number(cell);
   if (field === 'furnished') return BOOLEANS.get(cell.trim().toLowerCase()) ?? cell;
   return cell;
 }
 
-/** The line a record starts on: csv-parse reports where it ends. */
-function startLine(endLine: number, raw: string | undefined): number {
-  if (!raw) return endLine;
-  const body = raw.replace(/^(\r?\n)+/, '').replace(/\r?\n$/, '');
-  let breaks = 0;
-  for (let i = body.indexOf('\n'); i !== -1; i = body.indexOf('\n', i + 1)) breaks++;
-  return endLine - breaks;
-}
-
 export class FeedFileError extends Error {}
 
-const CSV_GROUP = 1_000;
-
 async function* readCsv(path: string, progress: ReadProgress, options: ReadOptions): AsyncGenerator<FeedRow[]> {
-  let group: FeedRow[] = [];
-  for await (const row of readCsvRows(path, progress, options)) {
-    group.push(row);
-    if (group.length >= CSV_GROUP) {
-      yield group;
-      group = [];
-    }
-  }
-  if (group.length > 0) yield group;
-}
-
-/** The file's bytes as text, in the encoding given or detected (encoding.ts). */
-function decoding(encoding: FeedEncoding | undefined, progress: ReadProgress): Transform {
-  const decoder = new FeedDecoder(encoding);
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      const text = decoder.write(chunk);
-      progress.encoding = decoder.encoding;
-      done(null, text);
-    },
-    flush(done) {
-      const text = decoder.end();
-      progress.encoding = decoder.encoding;
-      done(null, text);
-    },
-  });
-}
-
-async function* readCsvRows(path: string, progress: ReadProgress, options: ReadOptions): AsyncGenerator<FeedRow> {
-  // Rows csv-parse cannot read at all (an unclosed quote) arrive through on_skip, ahead
-  // of the records still buffered: they are held here and given out in line order.
-  const skipped: FeedRow[] = [];
-  const input = createReadStream(path, { highWaterMark: CHUNK_BYTES });
-  input.on('data', (chunk) => {
-    progress.bytes += chunk.length;
-  });
-  const text = input.pipe(decoding(options.encoding, progress));
-  const parser = text.pipe(
-    parse({
-      bom: true,
-      delimiter: csvSeparator(path),
-      info: true,
-      raw: true,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      on_skip: (err, raw) => {
-        const lines = (err as { lines?: number } | undefined)?.lines ?? 0;
-        skipped.push({ line: startLine(lines, raw), error: `unreadable CSV: ${err?.message ?? 'malformed record'}` });
-        return undefined;
-      },
-    }),
-  );
-  input.on('error', (err) => parser.destroy(err));
-  text.on('error', (err) => parser.destroy(err));
-
+  progress.header_lines = 0;
+  progress.blank_lines = 0;
+  const sep = csvSeparator(path);
+  const records = new CsvRecords(sep);
   let header: (string | null)[] | null = null;
-  for await (const entry of parser as AsyncIterable<{ record: string[]; info: { lines: number }; raw?: string }>) {
-    const line = startLine(entry.info.lines, entry.raw);
-    while (skipped.length > 0 && skipped[0].line < line) yield skipped.shift()!;
-    if (!header) {
-      header = checkHeader(entry.record, options.columns);
-      continue;
+  const rowsOf = (batch: ReturnType<CsvRecords['push']>): FeedRow[] => {
+    const rows: FeedRow[] = [];
+    for (const r of batch) {
+      if ('blank' in r) progress.blank_lines!++;
+      else if ('error' in r) rows.push(r);
+      else if (!header) {
+        header = checkHeader(r.cells, options.columns);
+        progress.header_lines = r.lines;
+      } else rows.push(csvRow(header, r.cells, r.line, r.lines));
     }
-    const cells = entry.record;
-    if (cells.length !== header.length) {
-      const refAt = header.indexOf('source_ref');
-      yield {
-        line,
-        error: `has ${cells.length} fields where the header has ${header.length}`,
-        sourceRef: refAt >= 0 && cells[refAt] ? cells[refAt] : undefined,
-      };
-      continue;
-    }
-    const value: Record<string, unknown> = {};
-    for (let i = 0; i < header.length; i++) {
-      const field = header[i];
-      if (field === null) continue;
-      const v = csvValue(field, cells[i]);
-      if (v !== undefined) value[field] = v;
-    }
-    yield { line, value };
+    return rows;
+  };
+  for await (const lines of feedLines(path, await decideEncoding(path, options.encoding), progress)) {
+    const rows = rowsOf(records.push(lines));
+    if (rows.length > 0) yield rows;
   }
-  while (skipped.length > 0) yield skipped.shift()!;
+  const rows = rowsOf(records.flush());
+  if (rows.length > 0) yield rows;
   if (!header) throw new FeedFileError('the CSV file is empty: expected a header line naming the columns');
+}
+
+function csvRow(header: (string | null)[], cells: string[], line: number, lines: number): FeedRow {
+  if (cells.length !== header.length) {
+    const refAt = header.indexOf('source_ref');
+    return {
+      line,
+      lines,
+      error: `has ${cells.length} fields where the header has ${header.length}`,
+      sourceRef: refAt >= 0 && cells[refAt] ? cells[refAt] : undefined,
+    };
+  }
+  const value: Record<string, unknown> = {};
+  for (let i = 0; i < header.length; i++) {
+    const field = header[i];
+    if (field === null) continue;
+    const v = csvValue(field, cells[i]);
+    if (v !== undefined) value[field] = v;
+  }
+  return { line, lines, value };
 }
 
 /** What every listing needs; the other columns (surface, contacts, dates, title) may be left out. */

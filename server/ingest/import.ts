@@ -16,9 +16,9 @@ import { type FeedFormat, type FeedRow, readFeed, type ReadProgress } from './fe
 import { checkPartnerRow } from './partner-row.js';
 import { fingerprintOf } from './columns.js';
 import { PartitionedWriter } from './partitioned-writer.js';
-import { SeenReferences } from './removals.js';
-import { AdvertsSeen } from './repeats.js';
-import { type ImportCounts, ImportLog, type ImportReportHead, type Rejection, type Repeat } from './report.js';
+import { SeenReferences, withdrawalGuard } from './removals.js';
+import { AdvertsSeen, ReferencesInFile } from './repeats.js';
+import { type Held, type ImportCounts, ImportLog, type ImportReportHead, type Rejection, type Repeat } from './report.js';
 import type { Queryable } from './upsert.js';
 import { operatorAliases, QuarterResolver } from './quarters.js';
 
@@ -31,6 +31,8 @@ export interface ImportOptions {
   /** The file's text encoding; `auto` (default) detects UTF-8 or Windows-1252. */
   encoding?: FeedEncoding;
   full?: boolean;
+  /** With `full`: withdraw even past the guards (an unreadable record, too large a share; removals.ts). */
+  forceFull?: boolean;
   dryRun?: boolean;
   /** The import's timestamp for updated_at, removed_at and price changes. Default: now. */
   now?: Date;
@@ -62,6 +64,8 @@ export interface ImportResult extends ImportReportHead {
   skipped_sample: Rejection[];
   /** The first repeats folded, likewise. */
   repeats_sample: Repeat[];
+  /** The first rows held (a reference already in the file), likewise. */
+  held_sample: Held[];
 }
 
 export function reportPathFor(file: string): string {
@@ -87,10 +91,20 @@ class FeedImport {
   private readonly totalBytes: number;
   private readonly log: ImportLog;
   private readonly adverts = new AdvertsSeen();
+  private readonly refs = new ReferencesInFile();
+  private firstUnreadable: number | undefined;
+  private fullForced: string | undefined;
   private readonly counts: ImportCounts = {
+    lines: 0,
+    header_lines: 0,
+    blank_lines: 0,
+    record_lines: 0,
+    records: 0,
     rows: 0,
     accepted: 0,
     rejected: 0,
+    unreadable: 0,
+    held: 0,
     skipped: 0,
     inserted: 0,
     updated: 0,
@@ -128,6 +142,9 @@ class FeedImport {
       throw err;
     }
     const { accepted, inserted, updated, repeats_folded } = this.counts;
+    this.counts.lines = this.progress.lines ?? 0;
+    this.counts.header_lines = this.progress.header_lines ?? 0;
+    this.counts.blank_lines = this.progress.blank_lines ?? 0;
     this.counts.unchanged = this.dryRun ? 0 : accepted - inserted - updated - repeats_folded;
     const refreshStart = performance.now();
     if (!this.dryRun) await refreshMarketFigures(this.pool!);
@@ -140,6 +157,7 @@ class FeedImport {
       rejected_sample: rejected.sample,
       repeats_sample: repeats.sample,
       skipped_sample: skipped.sample,
+      held_sample: this.log.held.sample,
     };
   }
 
@@ -216,13 +234,27 @@ class FeedImport {
   /** One feed row: written when valid, folded when it repeats an earlier one, logged with its reason when not (or skipped: price on request). */
   private async take(row: FeedRow, writer: PartitionedWriter | null, seen: SeenReferences | null): Promise<void> {
     this.counts.rows++;
+    this.counts.records++;
+    this.counts.record_lines += row.lines ?? 1;
+    if ('error' in row) {
+      this.counts.unreadable++;
+      this.firstUnreadable ??= row.line;
+    }
     const checked =
       'error' in row
         ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef }
         : checkPartnerRow(row.value, this.resolver, this.opts.columns, this.opts.format === 'ndjson');
     if (checked.ok) {
-      this.counts.accepted++;
       const { record } = checked;
+      const first = this.refs.earlier(record.source_ref, row.line);
+      if (first !== undefined) {
+        // One file is one moment of the feed: a second row of a reference is no price change.
+        this.counts.held++;
+        const reason = `source_ref is already on line ${first} of this file: that row is taken, this one held`;
+        this.log.held.add({ line: row.line, source_ref: record.source_ref, first_line: first, reason });
+        return;
+      }
+      this.counts.accepted++;
       const fingerprint = fingerprintOf(record);
       // Only an active advert repeats another: a withdrawn row never hides an active one.
       const kept = record.status === 'active' ? this.adverts.repeated(fingerprint, record.source_ref) : undefined;
@@ -260,12 +292,21 @@ class FeedImport {
     });
   }
 
-  /** `full`: the source's listings missing from the file are withdrawn, unless no row was valid. */
+  /**
+   * `full`: the source's listings missing from the file are withdrawn, unless no row was
+   * valid, or a guard holds (removals.ts) and `forceFull` was not given.
+   */
   private async withdrawUnseen(seen: SeenReferences): Promise<void> {
     if (this.counts.accepted === 0) {
       this.fullSkippedReason = `the file has no valid row: refusing to withdraw every listing of source ${this.opts.source}`;
       return;
     }
+    const guard = withdrawalGuard(this.counts.unreadable, this.firstUnreadable, await seen.unseenShare(this.opts.source));
+    if (guard && !this.opts.forceFull) {
+      this.fullSkippedReason = `${guard} (--force-full withdraws anyway)`;
+      return;
+    }
+    if (guard) this.fullForced = `--force-full: withdrawn although ${guard}`;
     this.counts.removed = await seen.withdrawUnseen(this.opts.source, this.now);
   }
 
@@ -293,6 +334,7 @@ class FeedImport {
       counts,
       unresolved_neighborhoods: this.resolver.unresolved(),
       ...(this.fullSkippedReason ? { full_skipped_reason: this.fullSkippedReason } : {}),
+      ...(this.fullForced ? { full_forced: this.fullForced } : {}),
     };
   }
 }

@@ -40,7 +40,8 @@ export class SeenReferences {
 
   /** Returns a promise only when the buffer was sent. */
   add(refs: readonly string[]): Promise<unknown> | undefined {
-    for (const r of refs) this.buffer.push(r);
+    // A reference no listing can have (too long, or holding NUL) is none of the source's.
+    for (const r of refs) if (r.length <= 200 && !r.includes('\u0000')) this.buffer.push(r);
     return this.buffer.length >= FLUSH_EVERY ? this.flush() : undefined;
   }
 
@@ -50,6 +51,19 @@ export class SeenReferences {
     this.buffer = [];
     this.chain = this.chain.then(() => this.client.query('INSERT INTO import_seen SELECT unnest($1::text[])', [refs]));
     return this.chain;
+  }
+
+  /** The source's active listings, and how many of them were not seen (those --full would withdraw). */
+  async unseenShare(source: string): Promise<{ active: number; unseen: number }> {
+    await this.flush();
+    await this.client.query('ANALYZE import_seen');
+    const { rows } = await this.client.query<{ active: number; unseen: number }>(
+      `SELECT count(*)::int AS active,
+              count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM import_seen s WHERE s.source_ref = l.source_ref))::int AS unseen
+       FROM listings l WHERE l.source = $1 AND l.status = 'active'`,
+      [source],
+    );
+    return rows[0];
   }
 
   /** Withdraws the source's active listings that were not seen; returns how many. */
@@ -75,4 +89,31 @@ export class SeenReferences {
       else throw err;
     }
   }
+}
+
+/** `--full` withdraws at most this share of the source's active listings (unless forced)... */
+export const MAX_WITHDRAWN_SHARE = 0.25;
+/** ...once it would withdraw more than this many (a small source may lose a few at once). */
+export const WITHDRAWALS_ALWAYS_ALLOWED = 10;
+
+/**
+ * Why `--full` must withdraw nothing, or null: a record of the file could not be read
+ * (its reference, so its listing, is unknown), or the file lacks more than
+ * MAX_WITHDRAWN_SHARE of the source's active listings (a truncated or wrong file).
+ * `--force-full` overrides both; the report says it did.
+ */
+export function withdrawalGuard(
+  unreadable: number,
+  firstUnreadableLine: number | undefined,
+  share: { active: number; unseen: number },
+): string | null {
+  if (unreadable > 0) {
+    return `${unreadable} record(s) of the file could not be read (the first on line ${firstUnreadableLine}): the listings they hold are unknown, so none is withdrawn`;
+  }
+  const { active, unseen } = share;
+  if (unseen > WITHDRAWALS_ALWAYS_ALLOWED && unseen > active * MAX_WITHDRAWN_SHARE) {
+    const pct = Math.round((1000 * unseen) / active) / 10;
+    return `the file lacks ${unseen} of the source's ${active} active listings (${pct} %), more than ${MAX_WITHDRAWN_SHARE * 100} %: a truncated or wrong file?`;
+  }
+  return null;
 }

@@ -135,3 +135,20 @@ export class AdvertsSeen {
     return first === sourceRef ? undefined : first;
   }
 }
+
+/**
+ * The references of the valid rows met so far in one file, with the line of each. A
+ * reference met again in the same file is held (not stored): one file is one moment of
+ * the feed, so its second row is no price change but a duplicate to report. Bounded by
+ * the file's distinct references (at most 200 characters each).
+ */
+export class ReferencesInFile {
+  private readonly lineOf = new Map<string, number>();
+
+  /** The line of the earlier row with this reference, or undefined (and this row is remembered). */
+  earlier(sourceRef: string, line: number): number | undefined {
+    const first = this.lineOf.get(sourceRef);
+    if (first === undefined) this.lineOf.set(sourceRef, line);
+    return first;
+  }
+}

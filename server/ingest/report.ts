@@ -1,8 +1,12 @@
 /**
  * The import report, `FILE.report.json` next to the input: counts, then every rejected
  * row with its line number and reason, then every repeat folded (repeats.ts), then every
- * skipped row (a price on request). The lists are spilled to side files as they come and copied into the report at the end, so a feed
- * of a million bad rows is reported in full without holding them in memory.
+ * skipped row (a price on request), then every row held (a reference already met in the
+ * file). The lists are spilled to side files as they come and copied into the report at
+ * the end, so a feed of a million bad rows is reported in full without holding them in
+ * memory. Each entry is bounded: a reference is cut to REPORTED_REF_CHARS characters and
+ * a reason to REPORTED_REASON_CHARS (`…` marks the cut), so a 50 MB cell never makes a
+ * 50 MB report.
  */
 import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -26,12 +30,34 @@ export interface Repeat {
   repeats_stored?: true;
 }
 
+/** A valid row whose reference an earlier row of the same file already had: not stored. */
+export interface Held {
+  line: number;
+  source_ref: string;
+  /** The line of the row taken for that reference (the first valid one). */
+  first_line: number;
+  reason: string;
+}
+
 export interface ImportCounts {
-  /** Rows read from the file (blank lines aside). */
+  /** Lines of the file read: header_lines + blank_lines + record_lines. */
+  lines: number;
+  /** The CSV header (0 for NDJSON). */
+  header_lines: number;
+  blank_lines: number;
+  /** Lines of records, each record counting every line it spans. */
+  record_lines: number;
+  /** Records read: accepted + rejected + skipped + held. */
+  records: number;
+  /** The same as `records` (its older name). */
   rows: number;
   /** Valid rows: inserted + updated + unchanged + repeats_folded. */
   accepted: number;
   rejected: number;
+  /** Of the rejected: records that could not be read at all (then --full withdraws nothing). */
+  unreadable: number;
+  /** Valid rows whose reference an earlier row of the file had: listed under `held`, not stored. */
+  held: number;
   inserted: number;
   /** Existing listings with a changed field. */
   updated: number;
@@ -75,6 +101,25 @@ export interface ImportReportHead {
   unresolved_neighborhoods: UnresolvedName[];
   /** Why --full removed nothing although asked, if it did not run. */
   full_skipped_reason?: string;
+  /** With --force-full: the guard it overrode (what --full would otherwise have refused). */
+  full_forced?: string;
+}
+
+/** The longest reference and reason a report entry keeps (the rest is cut, marked `…`). */
+export const REPORTED_REF_CHARS = 200;
+export const REPORTED_REASON_CHARS = 500;
+
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** An entry with its reference(s) and reason cut to the documented sizes. */
+function clipped<T extends object>(entry: T): T {
+  const e = entry as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...e };
+  for (const k of ['source_ref', 'repeats_source_ref']) if (typeof e[k] === 'string') out[k] = clip(e[k], REPORTED_REF_CHARS);
+  if (typeof e.reason === 'string') out.reason = clip(e.reason, REPORTED_REASON_CHARS);
+  return out as T;
 }
 
 /** How many entries of each list are also kept in memory, for the command's summary on screen. */
@@ -82,7 +127,7 @@ const SAMPLE = 20;
 const FLUSH_EVERY = 1_000;
 
 /** One list of the report, spilled to `path` as it grows. */
-class SpillList<T> {
+class SpillList<T extends object> {
   readonly sample: T[] = [];
   count = 0;
   private fd: number | null = null;
@@ -90,7 +135,8 @@ class SpillList<T> {
 
   constructor(private readonly path: string) {}
 
-  add(entry: T): void {
+  add(whole: T): void {
+    const entry = clipped(whole);
     this.count++;
     if (this.sample.length < SAMPLE) this.sample.push(entry);
     this.buffer.push(JSON.stringify(entry));
@@ -138,14 +184,16 @@ export class ImportLog {
   readonly rejected: SpillList<Rejection>;
   readonly repeats: SpillList<Repeat>;
   readonly skipped: SpillList<Rejection>;
+  readonly held: SpillList<Held>;
 
   constructor(readonly reportPath: string) {
+    this.held = new SpillList(`${reportPath}.held.partial`);
     this.rejected = new SpillList(`${reportPath}.partial`);
     this.repeats = new SpillList(`${reportPath}.repeats.partial`);
     this.skipped = new SpillList(`${reportPath}.skipped.partial`);
   }
 
-  /** Writes the report: `head`, then `"rejected"`, `"repeats"` and `"skipped"` from the spill files. */
+  /** Writes the report: `head`, then `"rejected"`, `"repeats"`, `"skipped"` and `"held"` from the spill files. */
   async writeReport(head: ImportReportHead): Promise<void> {
     const out = createWriteStream(this.reportPath);
     const write = async (text: string) => {
@@ -158,6 +206,8 @@ export class ImportLog {
     await this.repeats.copyInto('repeats', write);
     await write(',\n  ');
     await this.skipped.copyInto('skipped', write);
+    await write(',\n  ');
+    await this.held.copyInto('held', write);
     await write('\n}\n');
     out.end();
     await once(out, 'finish');
@@ -168,5 +218,6 @@ export class ImportLog {
     this.rejected.remove();
     this.repeats.remove();
     this.skipped.remove();
+    this.held.remove();
   }
 }

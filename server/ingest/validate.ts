@@ -7,6 +7,7 @@
 import type { ZodIssue } from 'zod';
 import { CITIES } from '../../contract/places.js';
 import { cachedMatchKey } from './columns.js';
+import { closestNames } from '../platform/text.js';
 import { GAZETTEER, type GazetteerCity } from '../platform/gazetteer.js';
 import { QuarterResolver } from './quarters.js';
 import { type StoredRecord, ZListingRecord } from './record.js';
@@ -59,9 +60,11 @@ const DEFAULT_RESOLVER = new QuarterResolver();
  */
 export function validateRow(value: Record<string, unknown>, resolver: QuarterResolver = DEFAULT_RESOLVER): Validated {
   dropEmpty(value);
-  const parsed = ZListingRecord.safeParse(value);
   const ref = value.source_ref;
   const sourceRef = typeof ref === 'string' && ref.trim() ? ref.trim() : undefined;
+  const unstorable = unstorableText(value);
+  if (unstorable) return { ok: false, reason: unstorable, sourceRef };
+  const parsed = ZListingRecord.safeParse(value);
   if (!parsed.success) {
     const reasons = [...new Set(parsed.error.issues.map(describe))];
     return { ok: false, reason: reasons.join('; '), sourceRef };
@@ -69,6 +72,7 @@ export function validateRow(value: Record<string, unknown>, resolver: QuarterRes
   const record: StoredRecord = parsed.data as StoredRecord;
   const cityKey = cachedMatchKey(record.city);
   const city = GAZETTEER.get(cityKey);
+  if (!city) return { ok: false, reason: unknownCity(record.city), sourceRef };
   if (record.lat != null && record.lng != null) {
     const wrong = pointProblem(record.lat, record.lng, city);
     if (wrong) return { ok: false, reason: `lat, lng: ${wrong}`, sourceRef };
@@ -94,6 +98,35 @@ export function validateRow(value: Record<string, unknown>, resolver: QuarterRes
   if (!title) stored.title = writtenTitle({ ...stored, place: stored.neighborhood ?? stored.city }, ENGLISH.has(cityKey));
   else if (UNTIDY_SPACE.test(title)) stored.title = title.replace(/\s+/g, ' ');
   return { ok: true, record: stored };
+}
+
+/** Half a surrogate pair: no character at all (stored, it would become `�`). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NUL = '\u0000';
+
+/** The fields holding NUL (which PostgreSQL text cannot hold) or half a surrogate pair, named; or null. */
+function unstorableText(value: Record<string, unknown>): string | null {
+  const bad: string[] = [];
+  for (const [field, v] of Object.entries(value)) {
+    if (typeof v !== 'string') continue;
+    const nul = v.includes(NUL);
+    LONE_SURROGATE.lastIndex = 0;
+    if (!nul && !LONE_SURROGATE.test(v)) continue;
+    const name = field.replaceAll(NUL, '?').replace(LONE_SURROGATE, '?');
+    bad.push(`${name}: holds ${nul ? 'a NUL byte (U+0000)' : 'an unpaired surrogate (no Unicode character)'}`);
+  }
+  return bad.length > 0 ? bad.join('; ') : null;
+}
+
+const KNOWN_CITIES = [...GAZETTEER.values()].map((c) => c.name);
+
+/** A city outside the gazetteer: no place to file it under, so the row is refused with the closest known names. */
+function unknownCity(name: string): string {
+  const close = closestNames(name, KNOWN_CITIES);
+  const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 59)}…` : name);
+  return close.length > 0
+    ? `city: ${shown} is not a known city, closest known: ${close.join(', ')}`
+    : `city: ${shown} is not a known city (known: ${KNOWN_CITIES.join(', ')})`;
 }
 
 /**

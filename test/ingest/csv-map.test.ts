@@ -240,7 +240,7 @@ describe('admin import --columns --encoding', () => {
     const r = admin('import', file, '--source', src, '--columns', MAP_FILE, '--encoding', 'windows-1252');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('(csv, windows-1252, source');
-    expect(r.stdout).toContain('5 rows, 4 accepted, 0 rejected, 1 skipped (price on request)');
+    expect(r.stdout).toContain('6 lines, 5 records: 4 accepted, 0 rejected, 1 skipped (price on request)');
     expect(r.stdout).toContain('line 5 (DLA-104): price: given on request');
     expect((await listingsOf(db, src)).map((l) => l.city).sort()).toEqual(['Douala', 'Douala', 'Douala', 'Yaoundé']);
   });

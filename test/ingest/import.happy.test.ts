@@ -47,9 +47,16 @@ describe('import of a feed with good and bad rows', () => {
     const result = await importFile(db.pool, { file, format: 'ndjson', source: src });
 
     expect(result.counts).toEqual({
+      lines: 17,
+      header_lines: 0,
+      blank_lines: 1,
+      record_lines: 16,
+      records: 16,
       rows: 16,
       accepted: 8,
       rejected: 8,
+      unreadable: 2,
+      held: 0,
       skipped: 0,
       inserted: 8,
       updated: 0,
@@ -102,7 +109,7 @@ describe('import of a feed with good and bad rows', () => {
       { line: 4, source_ref: 'FX-CSV-PRICE', reason: 'price: is in euros: only XAF (FCFA) is accepted' },
       { line: 6, source_ref: 'FX-CSV-SHORT', reason: 'has 5 fields where the header has 19' },
       { line: 11, source_ref: 'FX-CSV-ROOMS', reason: 'bedrooms: must be 0 or more' },
-      { line: 15, reason: 'unreadable CSV: Quote Not Closed: the parsing is finished with an opening quote at line 15' },
+      { line: 15, reason: 'unreadable CSV: the quoted field opened on line 15 is never closed (an unclosed quote?)' },
     ]);
     expect(result.counts).toMatchObject({ rows: 12, accepted: 8, rejected: 4, inserted: 8 });
     const fx4 = (await listingsOf(db, src)).find((l) => l.source_ref === 'FX-004')!;

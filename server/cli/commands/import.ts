@@ -12,13 +12,14 @@ export const DEFAULT_IMPORT_SOURCE = 'import';
 export const command: Command = {
   name: 'import',
   usage:
-    'import FILE [--source NAME] [--full] [--dry-run] [--format ndjson|csv] [--columns MAP.json] [--encoding auto|utf-8|windows-1252] [--json]',
+    'import FILE [--source NAME] [--full [--force-full]] [--dry-run] [--format ndjson|csv] [--columns MAP.json] [--encoding auto|utf-8|windows-1252] [--json]',
   async run(args, ctx) {
     const { values, positionals } = parseOptions(
       args,
       {
         source: { type: 'string' },
         full: { type: 'boolean' },
+        'force-full': { type: 'boolean' },
         'dry-run': { type: 'boolean' },
         format: { type: 'string' },
         columns: { type: 'string' },
@@ -35,6 +36,7 @@ export const command: Command = {
     const source = sourceName(values.source, DEFAULT_IMPORT_SOURCE);
     const dryRun = values['dry-run'] ?? false;
     const columns = columnMap(values.columns);
+    if (values['force-full'] && !values.full) throw new UsageError('--force-full goes with --full');
     const encoding = encodingOption(values.encoding);
 
     const pool = dryRun ? null : (await ctx.db()).pool;
@@ -45,6 +47,7 @@ export const command: Command = {
       columns,
       encoding,
       full: values.full ?? false,
+      forceFull: values['force-full'] ?? false,
       dryRun,
       onProgress: (p) => {
         const pct = p.totalBytes > 0 ? Math.floor((100 * p.bytes) / p.totalBytes) : 100;
@@ -54,7 +57,7 @@ export const command: Command = {
       },
     });
     ctx.progress('');
-    const { rejected_sample, skipped_sample, repeats_sample, ...summary } = result;
+    const { rejected_sample, skipped_sample, repeats_sample, held_sample, ...summary } = result;
     ctx.print(summary, human(result));
     return result.counts.rejected > 0 ? 1 : 0;
   },
@@ -64,8 +67,10 @@ function human(r: ImportResult): string {
   const c = r.counts;
   const lines = [
     `${r.dry_run ? 'Checked (dry run, nothing written)' : 'Imported'} ${r.file} (${r.format}, ${r.encoding}, source ${r.source}): ` +
-      `${thousands(c.rows)} rows, ${thousands(c.accepted)} accepted, ${thousands(c.rejected)} rejected` +
-      (c.skipped > 0 ? `, ${thousands(c.skipped)} skipped (price on request)` : ''),
+      `${thousands(c.lines)} lines, ${thousands(c.records)} records: ${thousands(c.accepted)} accepted, ${thousands(c.rejected)} rejected` +
+      (c.unreadable > 0 ? ` (${thousands(c.unreadable)} unreadable)` : '') +
+      (c.skipped > 0 ? `, ${thousands(c.skipped)} skipped (price on request)` : '') +
+      (c.held > 0 ? `, ${thousands(c.held)} held (reference already in the file)` : ''),
   ];
   if (!r.dry_run) {
     lines.push(
@@ -77,6 +82,7 @@ function human(r: ImportResult): string {
     lines.push(`  ${thousands(c.repeats_folded)} repeats folded (the same advert under another reference, stored once)`);
   if (r.mode === 'bulk') lines.push('  bulk load: search indexes rebuilt after loading (listings were locked meanwhile)');
   if (r.full_skipped_reason) lines.push(`  --full not applied: ${r.full_skipped_reason}`);
+  if (r.full_forced) lines.push(`  ${r.full_forced}`);
   lines.push(`  ${r.seconds} s, ${thousands(r.rows_per_second)} rows/s`);
   lines.push(`Report: ${r.report_path}`);
   if (r.rejected_sample.length > 0) {
@@ -93,6 +99,10 @@ function human(r: ImportResult): string {
         `  line ${x.line} (${x.source_ref}) repeats ${x.repeats_stored ? 'the stored listing' : 'the row'} ${x.repeats_source_ref}`,
       );
     }
+  }
+  if (r.held_sample.length > 0) {
+    lines.push(`Held rows${c.held > r.held_sample.length ? ` (first ${r.held_sample.length}, all in the report)` : ''}:`);
+    for (const x of r.held_sample) lines.push(`  line ${x.line} (${x.source_ref}): ${x.reason}`);
   }
   if (r.skipped_sample.length > 0) {
     lines.push(`Skipped rows${c.skipped > r.skipped_sample.length ? ` (first ${r.skipped_sample.length}, all in the report)` : ''}:`);
