@@ -89,8 +89,15 @@ export interface Prediction {
   low: number | null;
   high: number | null;
   method: Method | null;
+  confidence: 'high' | 'medium' | 'low' | null;
+  /** Rule 1: the city's median for the same purpose. */
+  cityMedian: number;
+  /** Rule 2: the quarter's median for the same purpose (else the city's). */
   quarterMedian: number;
+  /** The quarter's median for the same purpose, type and bedrooms (else the city's). */
   roomsMedian: number;
+  /** Rule 3: the quarter's median for the same purpose, bedrooms and furnishing (else the quarter's, else the city's). */
+  termsMedian: number;
   exact: number | null;
 }
 
@@ -100,18 +107,26 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** Medians of training prices by a key, with the city's as the fallback. */
-function medians(train: EvalRow[], key: (r: EvalRow) => string) {
+/** Medians of training prices by a chain of keys: the first key the training rows have answers. */
+function medians(train: EvalRow[], ...keys: Array<(r: EvalRow) => string>) {
   const by = new Map<string, number[]>();
+  const chain = [...keys, (r: EvalRow) => `${r.cityKey}|${r.purpose}`];
   for (const r of train) {
-    for (const k of [key(r), `${r.cityKey}|${r.purpose}`]) {
+    for (const key of chain) {
+      const k = key(r);
       const list = by.get(k);
       if (list) list.push(r.price);
       else by.set(k, [r.price]);
     }
   }
   const m = new Map([...by].map(([k, v]) => [k, median(v)]));
-  return (r: EvalRow) => m.get(key(r)) ?? m.get(`${r.cityKey}|${r.purpose}`) ?? NaN;
+  return (r: EvalRow) => {
+    for (const key of chain) {
+      const v = m.get(key(r));
+      if (v !== undefined) return v;
+    }
+    return NaN;
+  };
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -130,10 +145,28 @@ export interface EvalOptions {
 }
 
 export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
-  const asOfMs = opts.asOf.getTime();
   const test: EvalRow[] = [];
   const train: EvalRow[] = [];
   for (const r of rows) (heldOut(r.id, opts.seed, opts.share) ? test : train).push(r);
+  return predict(train, test, opts);
+}
+
+/** The fold (0 to folds - 1) of a row: a hash of the seed and its id, so a stored advert (repeats folded) is in one fold only. */
+export function foldOf(id: string, seed: number, folds: number): number {
+  const h = createHash('sha256').update(`${seed}:${id}`).digest();
+  return h.readUInt32BE(0) % folds;
+}
+
+/** K-fold cross-validation: every row valued once, from the rows of the other folds. */
+export function crossValidate(rows: EvalRow[], opts: Omit<EvalOptions, 'share'> & { folds: number }): Prediction[] {
+  const byFold = Array.from({ length: opts.folds }, () => [] as EvalRow[]);
+  for (const r of rows) byFold[foldOf(r.id, opts.seed, opts.folds)].push(r);
+  return byFold.flatMap((test, k) => predict(byFold.filter((_, j) => j !== k).flat(), test, opts));
+}
+
+/** Each of `test` valued from `train` only, by the model and by the simple rules. */
+export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOptions, 'share'>): Prediction[] {
+  const asOfMs = opts.asOf.getTime();
   const cells = new CellAccumulator();
   for (const r of train) {
     cells.add(r.purpose, r.type, r.cityKey, r.quarterKey, featuresOf({ ...r, ageYears: ageYears(r.listedAt, asOfMs) }));
@@ -149,8 +182,11 @@ export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
     if (r.quarterKey !== null) push(byQuarter, qk, r);
     push(byCity, ck, r);
   }
-  const quarterMedian = medians(train, (r) => `${r.cityKey}|${r.quarterKey}|${r.purpose}`);
+  const quarter = (r: EvalRow) => `${r.cityKey}|${r.quarterKey}|${r.purpose}`;
+  const cityMedian = medians(train);
+  const quarterMedian = medians(train, quarter);
   const roomsMedian = medians(train, (r) => `${r.cityKey}|${r.quarterKey}|${r.purpose}|${r.type}|${r.bedrooms}`);
+  const termsMedian = medians(train, (r) => `${quarter(r)}|${r.bedrooms}|${r.furnished === true}`, quarter);
   const asCandidate = (r: EvalRow): Candidate => ({
     id: r.id,
     price: r.price,
@@ -171,9 +207,16 @@ export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
       pool = (byCity.get(`${r.cityKey}|${r.purpose}|${r.type}`) ?? []).slice(0, CANDIDATE_LIMIT);
       if (pool.length >= MIN_COMPARABLES) method = 'city_comparables';
     }
-    const base = { row: r, quarterMedian: quarterMedian(r), roomsMedian: roomsMedian(r), exact: opts.exactPrice?.(r) ?? null };
+    const base = {
+      row: r,
+      cityMedian: cityMedian(r),
+      quarterMedian: quarterMedian(r),
+      roomsMedian: roomsMedian(r),
+      termsMedian: termsMedian(r),
+      exact: opts.exactPrice?.(r) ?? null,
+    };
     if (method === null || !model.groups.has(`${r.purpose}|${r.type}`))
-      return { ...base, estimate: null, low: null, high: null, method: null };
+      return { ...base, estimate: null, low: null, high: null, method: null, confidence: null };
     const v = valueSubject(
       {
         cityKey: r.cityKey,
@@ -192,7 +235,7 @@ export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
       model,
       0,
     );
-    return { ...base, estimate: v.price, low: v.low, high: v.high, method };
+    return { ...base, estimate: v.price, low: v.low, high: v.high, method, confidence: v.confidence };
   });
 }
 
@@ -203,8 +246,10 @@ export interface Figures {
   pe10: number;
   pe20: number;
   coverage: number;
+  cityMdape: number;
   quarterMdape: number;
   roomsMdape: number;
+  termsMdape: number;
   exactMdape: number | null;
 }
 
@@ -222,8 +267,10 @@ export function figures(preds: Prediction[]): Figures {
     pe10: share((_, i) => model[i] <= 0.1),
     pe20: share((_, i) => model[i] <= 0.2),
     coverage: share((p) => p.row.price >= p.low! && p.row.price <= p.high!),
+    cityMdape: valued.length ? median(valued.map((p) => ape(p.cityMedian, p))) : NaN,
     quarterMdape: valued.length ? median(valued.map((p) => ape(p.quarterMedian, p))) : NaN,
     roomsMdape: valued.length ? median(valued.map((p) => ape(p.roomsMedian, p))) : NaN,
+    termsMdape: valued.length ? median(valued.map((p) => ape(p.termsMedian, p))) : NaN,
     exactMdape: exact.length ? median(exact) : null,
   };
 }
