@@ -27,6 +27,7 @@ export interface EvalRow {
   price: number;
   surface: number | null;
   bedrooms: number | null;
+  bathrooms: number | null;
   furnished: boolean | null;
   landTitle: string | null;
   listedAt: number;
@@ -46,13 +47,14 @@ export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]
     price: string;
     surface: number | null;
     bedrooms: number | null;
+    bathrooms: number | null;
     furnished: boolean | null;
     land_title: string | null;
     listed_at: Date;
     lat: number | null;
     lng: number | null;
   }>(
-    `SELECT l.id, l.source, l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.purpose, l.type, l.price, l.surface, l.bedrooms, l.furnished, l.land_title::text, l.listed_at,
+    `SELECT l.id, l.source, l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.purpose, l.type, l.price, l.surface, l.bedrooms, l.bathrooms, l.furnished, l.land_title::text, l.listed_at,
             coalesce(l.lat, q.lat) AS lat, coalesce(l.lng, q.lng) AS lng
      FROM listings l LEFT JOIN quarters q ON q.city_key = l.city_key AND q.name = l.neighborhood
      WHERE l.listed_at >= $1 AND l.listed_at <= $2 AND l.price > 0`,
@@ -70,6 +72,7 @@ export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]
     price: Number(r.price),
     surface: r.surface,
     bedrooms: r.bedrooms,
+    bathrooms: r.bathrooms,
     furnished: r.furnished,
     landTitle: r.land_title,
     listedAt: r.listed_at.getTime(),
@@ -192,6 +195,7 @@ export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOption
     price: r.price,
     surface: r.surface,
     bedrooms: r.bedrooms,
+    bathrooms: r.bathrooms,
     furnished: r.furnished,
     landTitle: r.landTitle,
     quarterKey: r.quarterKey,
@@ -228,6 +232,7 @@ export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOption
         bedrooms: r.bedrooms,
         furnished: r.furnished,
         landTitle: r.landTitle,
+        bathrooms: r.bathrooms,
         ageYears: ageYears(r.listedAt, asOfMs),
       },
       pool.map(asCandidate),

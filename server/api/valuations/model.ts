@@ -88,6 +88,7 @@ export interface Subject {
   bedrooms: number | null;
   furnished: boolean | null;
   landTitle: string | null;
+  bathrooms: number | null;
   /** Age of the price valued, in years: 0 for today. */
   ageYears: number;
 }
@@ -99,6 +100,7 @@ export interface Candidate {
   bedrooms: number | null;
   furnished: boolean | null;
   landTitle: string | null;
+  bathrooms: number | null;
   quarterKey: string | null;
   point: Point | null;
   ageYears: number;
@@ -107,6 +109,7 @@ export interface Candidate {
 export interface Adjustments {
   surface: number;
   bedrooms: number;
+  bathrooms: number;
   furnished: number;
   land_title: number;
   age: number;
@@ -133,7 +136,7 @@ export interface ValuationResult {
   sampleSize: number;
   method: Method;
   /** The regression used for a comparable that knows everything the subject knows. */
-  coefficients: { surface: number | null; bedrooms: number | null; furnished: number; land_title: number; age: number };
+  coefficients: { surface: number | null; bedrooms: number | null; bathrooms: number | null; furnished: number; land_title: number; age: number };
 }
 
 /** z of a two-sided 80 % normal interval. */
@@ -153,7 +156,7 @@ export function distanceM(a: Point, b: Point): number {
 }
 
 /** Similarity bandwidths: a difference of one bandwidth in one feature alone gives exp(-1/2) ≈ 0.61. */
-const BANDWIDTH = { ls: 0.35, lb: 0.35, ageYears: 1.5, distanceM: 2_500 };
+const BANDWIDTH = { ls: 0.35, lb: 0.35, ba: 0.5, ageYears: 1.5, distanceM: 2_500 };
 /** A feature one side does not know counts as this factor. */
 const UNKNOWN = 0.8;
 /** Comparables furnished or titled otherwise than the subject count as this factor. */
@@ -196,6 +199,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     const adjustments: Adjustments = {
       surface: Math.exp((r.beta.ls ?? 0) * dls),
       bedrooms: Math.exp((r.beta.lb ?? 0) * dlb),
+      bathrooms: Math.exp((r.beta.ba ?? 0) * (s.ba - f.ba) + (r.beta.bk ?? 0) * (s.bk - f.bk)),
       furnished: Math.exp((r.beta.fu ?? 0) * (s.fu - f.fu)),
       land_title: Math.exp((r.beta.lt ?? 0) * (s.lt - f.lt)),
       age: Math.exp((r.beta.age ?? 0) * (s.age - f.age)),
@@ -206,6 +210,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     let z2 = ((s.age - f.age) / BANDWIDTH.ageYears) ** 2;
     if (shared.ls) z2 += (dls / BANDWIDTH.ls) ** 2;
     if (shared.lb) z2 += (dlb / BANDWIDTH.lb) ** 2;
+    if (s.bk === 1 && f.bk === 1) z2 += ((s.ba - f.ba) / BANDWIDTH.ba) ** 2;
     if (dist !== null) z2 += (dist / BANDWIDTH.distanceM) ** 2;
     let similarity = Math.exp(-z2 / 2);
     if (s.ls !== null && !shared.ls) similarity *= UNKNOWN;
@@ -267,6 +272,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     coefficients: {
       surface: full.beta.ls ?? null,
       bedrooms: full.beta.lb ?? null,
+      bathrooms: s.bk === 1 ? (full.beta.ba ?? 0) : null,
       furnished: full.beta.fu ?? 0,
       land_title: full.beta.lt ?? 0,
       age: full.beta.age ?? 0,

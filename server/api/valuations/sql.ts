@@ -14,7 +14,7 @@ const TITLE_SQL = `CASE land_title::text ${Object.entries(TITLE_CODE)
   .map(([k, v]) => `WHEN '${k}' THEN ${v}`)
   .join(' ')} ELSE 0 END`;
 /** The K values of a row, an unknown surface or bedrooms as 0 (its pattern says which are known). */
-const VALUES = ['ls', 'lb', 'age', 'fu', 'lt', 'y'];
+const VALUES = ['ls', 'lb', 'age', 'fu', 'lt', 'ba', 'bk', 'y'];
 
 /** count, the K sums and the K(K+1)/2 products, in `Moments` order. */
 function momentColumns(): string {
@@ -26,7 +26,7 @@ const MOMENT_COLUMNS = momentColumns();
 
 /**
  * The sums of `CellAccumulator`, per cell, by PostgreSQL: one pass, summed per cell and
- * pattern of what is known (surface, bedrooms), 28 plain sums a group; the three row sets
+ * pattern of what is known (surface, bedrooms), 45 plain sums a group; the three row sets
  * of a cell are then added up here from its (at most four) patterns, the unknown
  * regressors' entries left at 0. Only sums per group leave the database, never rows.
  */
@@ -37,6 +37,7 @@ export async function cellStats(data: Dataset, asOf: Date): Promise<CellStats[]>
               coalesce(surface > 0, false) AS has_ls, bedrooms IS NOT NULL AS has_lb,
               CASE WHEN surface > 0 THEN ln(surface) ELSE 0 END::float8 AS ls, coalesce(ln(1 + bedrooms), 0)::float8 AS lb,
               CASE WHEN furnished THEN 1 ELSE 0 END::float8 AS fu, (${TITLE_SQL})::float8 AS lt,
+              CASE WHEN bathrooms > 0 THEN ln(bathrooms) ELSE 0 END::float8 AS ba, CASE WHEN bathrooms > 0 THEN 1 ELSE 0 END::float8 AS bk,
               greatest(0, date_part('epoch', $1::timestamptz - listed_at) / ${YEAR_S})::float8 AS age, ln(price::float8) AS y
        FROM ${table(data, 'listings')}
        WHERE listed_at >= $2 AND listed_at <= $1 AND price > 0)

@@ -94,6 +94,7 @@ export async function valuation(
     bedrooms: r.bedrooms,
     furnished: r.furnished,
     landTitle: r.land_title,
+    bathrooms: r.bathrooms,
     quarterKey: r.neighborhood_key,
     point: pointOf(r),
     ageYears: ageYears(r.listed_at, now),
@@ -109,6 +110,7 @@ export async function valuation(
       bedrooms: s.bedrooms,
       furnished: s.furnished,
       landTitle: s.landTitle,
+      bathrooms: s.bathrooms,
       ageYears: 0,
     },
     candidates,
@@ -134,6 +136,7 @@ export async function valuation(
       adjustments: {
         surface: round(c.adjustments.surface, 4),
         bedrooms: round(c.adjustments.bedrooms, 4),
+        bathrooms: round(c.adjustments.bathrooms, 4),
         furnished: round(c.adjustments.furnished, 4),
         land_title: round(c.adjustments.land_title, 4),
         age: round(c.adjustments.age, 4),
@@ -146,6 +149,7 @@ export async function valuation(
     coefficients: {
       surface: v.coefficients.surface === null ? null : round(v.coefficients.surface, 4),
       bedrooms: v.coefficients.bedrooms === null ? null : round(v.coefficients.bedrooms, 4),
+      bathrooms: v.coefficients.bathrooms === null ? null : round(v.coefficients.bathrooms, 4),
       furnished: round(v.coefficients.furnished, 4),
       land_title: round(v.coefficients.land_title, 4),
       age: round(v.coefficients.age, 4),
