@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { ageYears, CANDIDATE_LIMIT, horizonStart, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
 import { CellAccumulator, featuresOf } from './fit.js';
+import { keptForFit } from './outliers.js';
 import { buildModel, type Candidate, type Method, type Point, valueSubject } from './model.js';
 
 export interface EvalRow {
@@ -102,6 +103,8 @@ export interface Prediction {
   /** Rule 3: the quarter's median for the same purpose, bedrooms and furnishing (else the quarter's, else the city's). */
   termsMedian: number;
   exact: number | null;
+  /** Training adverts set aside from the fit this row was valued by (outliers.ts). */
+  outliersInFit: number;
 }
 
 const median = (xs: number[]) => {
@@ -171,10 +174,11 @@ export function crossValidate(rows: EvalRow[], opts: Omit<EvalOptions, 'share'> 
 export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOptions, 'share'>): Prediction[] {
   const asOfMs = opts.asOf.getTime();
   const cells = new CellAccumulator();
-  for (const r of train) {
+  const fit = keptForFit(train);
+  for (const r of fit.kept) {
     cells.add(r.purpose, r.type, r.cityKey, r.quarterKey, featuresOf({ ...r, ageYears: ageYears(r.listedAt, asOfMs) }));
   }
-  const model = buildModel([...cells.cells.values()]);
+  const model = buildModel([...cells.cells.values()], fit.rejected);
   // Candidates as the SQL orders them: most recent first, then by id.
   const sorted = [...train].sort((a, b) => b.listedAt - a.listedAt || (a.id < b.id ? -1 : 1));
   const byQuarter = new Map<string, EvalRow[]>();
@@ -218,6 +222,7 @@ export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOption
       roomsMedian: roomsMedian(r),
       termsMedian: termsMedian(r),
       exact: opts.exactPrice?.(r) ?? null,
+      outliersInFit: fit.rejected,
     };
     if (method === null || !model.groups.has(`${r.purpose}|${r.type}`))
       return { ...base, estimate: null, low: null, high: null, method: null, confidence: null };

@@ -26,12 +26,14 @@ export interface Model {
   quarterLevels: Map<string, { delta: number; n: number }>;
   /** `pool|city` → variance of the quarter levels: the uncertainty of a quarter with none. */
   quarterSpread: Map<string, number>;
+  /** Adverts set aside from the fit as impossible prices (outliers.ts). */
+  outliers: number;
 }
 
 /** A quarter level rests on this many adverts' worth of "no difference" too. */
 const LEVEL_SHRINK = 3;
 
-export function buildModel(cells: CellStats[]): Model {
+export function buildModel(cells: CellStats[], outliers = 0): Model {
   const byGroup = new Map<string, CellStats[]>();
   for (const c of cells) {
     const key = `${c.purpose}|${c.type}`;
@@ -70,7 +72,7 @@ export function buildModel(cells: CellStats[]): Model {
     spread.set(city, sp);
   }
   const quarterSpread = new Map([...spread].map(([k, v]) => [k, v.n > 0 ? v.s2 / v.n : 0.25]));
-  return { groups, quarterLevels, quarterSpread };
+  return { groups, quarterLevels, quarterSpread, outliers };
 }
 
 export interface Point {
@@ -136,7 +138,14 @@ export interface ValuationResult {
   sampleSize: number;
   method: Method;
   /** The regression used for a comparable that knows everything the subject knows. */
-  coefficients: { surface: number | null; bedrooms: number | null; bathrooms: number | null; furnished: number; land_title: number; age: number };
+  coefficients: {
+    surface: number | null;
+    bedrooms: number | null;
+    bathrooms: number | null;
+    furnished: number;
+    land_title: number;
+    age: number;
+  };
 }
 
 /** z of a two-sided 80 % normal interval. */

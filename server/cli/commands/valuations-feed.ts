@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { VALUATION_CONFIDENCE_LEVEL } from '../../../contract/valuations.js';
 import { crossValidate, type Figures, figures, type Prediction } from '../../api/valuations/evaluate.js';
+import { keptForFit } from '../../api/valuations/outliers.js';
 import { formatFromPath } from '../../ingest/feed-reader.js';
 import { loadFeedRows } from '../eval-feed.js';
 import { columnMap, feedFormat } from '../ingest-options.js';
@@ -119,6 +120,8 @@ export async function evaluateFeed(
     throw new UsageError(`${rows.length} adverts imported from ${file}: too few to cross-validate in ${folds} folds`);
   const preds = crossValidate(rows, { folds, seed: o.seed, asOf });
   const overall = figures(preds);
+  const outliers = keptForFit(rows).rejected;
+  const perFold = [...new Set(preds.map((p) => p.outliersInFit))];
   const byCity = groupBy(preds, (p) => p.row.city);
   const targets = feedTargetsOf(overall, byCity);
   const sections: Array<[string, Array<[string, Figures]>]> = [
@@ -139,6 +142,7 @@ export async function evaluateFeed(
   const human = [
     `Feed ${file}: ${c.rows} rows, ${c.accepted} accepted, ${c.rejected} rejected, ${c.skipped} skipped, ${c.repeats_folded} repeats folded: ${rows.length} distinct adverts.`,
     `Cross-validated in ${folds} folds by distinct advert (seed ${o.seed}): each advert valued once from the other folds' adverts. Basis: asking prices of adverts, not deeds. Run ${asOf.toISOString().slice(0, 10)}.`,
+    `Impossible prices set aside from the fit (outlier rule per purpose, type, city and bedrooms): ${outliers} of the ${rows.length} adverts; ${Math.min(...perFold)}–${Math.max(...perFold)} in each fold's fit.`,
     `Valued: ${overall.valued} of ${overall.rows} (the rest: a 422 in the API; left out of every column, the rules included).`,
     ...sections.map(([name, r]) => `\n${name}\n${feedTable(r, o.markdown)}`),
     '',
@@ -148,7 +152,7 @@ export async function evaluateFeed(
     `Valued ≥ ${pct(FEED_TARGETS.valued)}: ${yes(targets.valued)} (${pct(overall.valued / overall.rows)})`,
   ].join('\n');
   ctx.print(
-    { file, folds, seed: o.seed, adverts: rows.length, import: c, overall, targets, sections: Object.fromEntries(sections) },
+    { file, folds, seed: o.seed, adverts: rows.length, import: c, outliers, overall, targets, sections: Object.fromEntries(sections) },
     human,
   );
   return targets.mdape && targets.beatsRules && targets.coverageOff.length === 0 && targets.valued ? 0 : 1;
