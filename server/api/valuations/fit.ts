@@ -236,9 +236,10 @@ export function regressionFor(group: GroupModel, shared: { ls: boolean; lb: bool
 
 /** A cell's intercept under a regression: its mean log price once its mean features are adjusted away. */
 export function cellLevel(cell: CellStats, group: GroupModel): { level: number; n: number } | null {
-  const m = cell.full.n >= 1 ? cell.full : cell.all;
+  // The rows that say most: surface and bedrooms, else bedrooms (real rents state no surface), else any.
+  const m = cell.full.n >= 1 && cell.full.n >= cell.rooms.n / 2 ? cell.full : cell.rooms.n >= 1 ? cell.rooms : cell.all;
   if (m.n === 0) return null;
-  const r = m === cell.full ? group.regressions.get('ls,lb')! : group.regressions.get('')!;
+  const r = group.regressions.get(m === cell.full ? 'ls,lb' : m === cell.rooms ? 'lb' : '')!;
   let level = m.sum[Y] / m.n;
   for (const v of [...r.vars, ...ALWAYS]) level -= (r.beta[v] ?? 0) * (m.sum[VARIABLES.indexOf(v)] / m.n);
   return { level, n: m.n };

@@ -13,6 +13,8 @@
  * held-out adverts so that [low, high] holds the price `VALUATION_CONFIDENCE_LEVEL` of the time.
  */
 import { VALUATION_FSD_BANDS } from '../../../contract/valuations.js';
+import { distanceM, type Point } from './geometry.js';
+import { LEVEL_SHRINK, type QuarterLevel, shrinkLevels } from './levels.js';
 import { type CellStats, cellLevel, featuresOf, fitGroup, type GroupModel, regressionFor } from './fit.js';
 
 export type Method = 'quarter_comparables' | 'city_comparables';
@@ -23,15 +25,14 @@ const poolOf = (purpose: string, type: string) => (purpose === 'sale' ? (type ==
 export interface Model {
   groups: Map<string, GroupModel>;
   /** `pool|city|quarter` → the quarter's log price level against its city (shrunk), and the adverts it rests on. */
-  quarterLevels: Map<string, { delta: number; n: number }>;
+  quarterLevels: Map<string, QuarterLevel>;
   /** `pool|city` → variance of the quarter levels: the uncertainty of a quarter with none. */
   quarterSpread: Map<string, number>;
   /** Adverts set aside from the fit as impossible prices (outliers.ts). */
   outliers: number;
 }
 
-/** A quarter level rests on this many adverts' worth of "no difference" too. */
-const LEVEL_SHRINK = 3;
+export { distanceM, type Point };
 
 export function buildModel(cells: CellStats[], outliers = 0): Model {
   const byGroup = new Map<string, CellStats[]>();
@@ -61,23 +62,8 @@ export function buildModel(cells: CellStats[], outliers = 0): Model {
       sums.set(k, s);
     }
   }
-  const quarterLevels = new Map<string, { delta: number; n: number }>();
-  const spread = new Map<string, { s2: number; n: number }>();
-  for (const [k, s] of sums) {
-    quarterLevels.set(k, { delta: s.dev / (s.n + LEVEL_SHRINK), n: s.n });
-    const city = k.slice(0, k.lastIndexOf('|'));
-    const sp = spread.get(city) ?? { s2: 0, n: 0 };
-    sp.s2 += (s.dev / s.n) ** 2 * s.n;
-    sp.n += s.n;
-    spread.set(city, sp);
-  }
-  const quarterSpread = new Map([...spread].map(([k, v]) => [k, v.n > 0 ? v.s2 / v.n : 0.25]));
+  const { quarterLevels, quarterSpread } = shrinkLevels(sums);
   return { groups, quarterLevels, quarterSpread, outliers };
-}
-
-export interface Point {
-  lat: number;
-  lng: number;
 }
 
 export interface Subject {
@@ -156,13 +142,6 @@ const Z80 = 1.2815515655446004;
  * (`npm run admin -- valuations evaluate`; the README's table shows the coverage reached).
  */
 const CALIBRATION: Record<Method, number> = { quarter_comparables: 0.95, city_comparables: 0.85 };
-
-/** Planar distance in metres (good to a fraction of a percent over a city). */
-export function distanceM(a: Point, b: Point): number {
-  const dLat = (a.lat - b.lat) * 111_320;
-  const dLng = (a.lng - b.lng) * 111_320 * Math.cos(((a.lat + b.lat) / 2) * (Math.PI / 180));
-  return Math.sqrt(dLat * dLat + dLng * dLng);
-}
 
 /** Similarity bandwidths: a difference of one bandwidth in one feature alone gives exp(-1/2) ≈ 0.61. */
 const BANDWIDTH = { ls: 0.35, lb: 0.35, ba: 0.5, ageYears: 1.5, distanceM: 2_500 };
