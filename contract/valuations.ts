@@ -147,8 +147,13 @@ export const ZValuation = z.object({
   }),
   method: extendApi(oneOf(VALUATION_METHODS), {
     description:
-      '`quarter_comparables`: adverts of the same type and purpose in the subject’s quarter; `city_comparables`: the quarter has too few, so adverts of the city, each adjusted by the difference of price level between its quarter and the subject’s (wider range).',
+      '`quarter_comparables`: adverts of the same type and purpose in the subject’s quarter; `city_comparables`: the quarter has too few (or is not one Mboa knows: `subject.neighborhood` then echoes the name given and the subject stands at the city’s level, the median of its quarters), so adverts of the city, each adjusted by the difference of price level between its quarter and the subject’s (wider range). A quarter with few adverts borrows its level from its nearest quarters.',
     example: 'quarter_comparables',
+  }),
+  valued_as_type: extendApi(oneOf(PROPERTY_TYPES).nullable(), {
+    description:
+      'null when the subject was valued from adverts of its own type. Else the type it was valued through, because its own had too few adverts: a `studio` from `apartment` adverts (as a flat of no bedroom), a `room` from `studio` adverts, a `duplex` from houses or flats, a `villa` from houses, a `house` from villas or duplexes; the range is then 1.5 times as wide (in log terms) and `method_detail` says so.',
+    example: null,
   }),
   method_detail: extendApi(z.string(), {
     description: 'The method in words, with what the estimate could not use.',

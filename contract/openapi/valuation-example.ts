@@ -18,6 +18,7 @@ export function valuationExample(quota: TQuota, requestId: string, comparable: T
         },
       ],
       method: 'quarter_comparables',
+      valued_as_type: null,
       method_detail: 'Comparables in Bonapriso.',
       coefficients: { surface: 0.93, bedrooms: 0.12, bathrooms: 0.3, furnished: 0.55, land_title: 0.1, age: 0.01 },
       basis: 'asking_prices',

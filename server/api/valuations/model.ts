@@ -135,7 +135,7 @@ export interface ValuationResult {
 }
 
 /** z of a two-sided 80 % normal interval. */
-const Z80 = 1.2815515655446004;
+export const Z80 = 1.2815515655446004;
 /**
  * Calibration of the forecast standard deviation, per method: the factor that makes the
  * held-out coverage of [low, high] equal to the confidence level on the demo data
@@ -174,7 +174,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
   const subjectLevel = level(subject.quarterKey);
   const s = featuresOf({ ...subject, price: 1 });
   const full = regressionFor(group, { ls: s.ls !== null, lb: s.lb !== null });
-  const rows = candidates.map((c) => {
+  const scored = candidates.map((c) => {
     const f = featuresOf(c);
     const shared = { ls: s.ls !== null && f.ls !== null, lb: s.lb !== null && f.lb !== null };
     const r = regressionFor(group, shared);
@@ -200,26 +200,30 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     if (shared.lb) z2 += (dlb / BANDWIDTH.lb) ** 2;
     if (s.bk === 1 && f.bk === 1) z2 += ((s.ba - f.ba) / BANDWIDTH.ba) ** 2;
     if (dist !== null) z2 += (dist / BANDWIDTH.distanceM) ** 2;
-    let similarity = Math.exp(-z2 / 2);
-    if (s.ls !== null && !shared.ls) similarity *= UNKNOWN;
-    if (s.lb !== null && !shared.lb) similarity *= UNKNOWN;
-    if (s.fu !== f.fu || s.lt !== f.lt) similarity *= OTHER_TERMS;
-    if (c.quarterKey !== subject.quarterKey) similarity *= OTHER_QUARTER;
-    return { c, distanceM: dist ?? 0, similarity, adjustments, adjustedPrice, y: Math.log(adjustedPrice), sigma2: r.sigma2 };
+    // In logs: comparables all far from the subject still weigh relative to one another (never 0 / 0).
+    let logSim = -z2 / 2;
+    if (s.ls !== null && !shared.ls) logSim += Math.log(UNKNOWN);
+    if (s.lb !== null && !shared.lb) logSim += Math.log(UNKNOWN);
+    if (s.fu !== f.fu || s.lt !== f.lt) logSim += Math.log(OTHER_TERMS);
+    if (c.quarterKey !== subject.quarterKey) logSim += Math.log(OTHER_QUARTER);
+    const similarity = Math.exp(logSim);
+    return { c, distanceM: dist ?? 0, similarity, logSim, adjustments, adjustedPrice, y: Math.log(adjustedPrice), sigma2: r.sigma2 };
   });
+  const top = Math.max(...scored.map((r) => r.logSim));
+  const rows = scored.map((r) => ({ ...r, relative: Math.exp(r.logSim - top) }));
   // Set aside comparables far from the weighted median (a mistyped price, a mansion among flats).
   const median = weightedMedian(
     rows.map((r) => r.y),
-    rows.map((r) => r.similarity),
+    rows.map((r) => r.relative),
   );
   const mad = weightedMedian(
     rows.map((r) => Math.abs(r.y - median)),
-    rows.map((r) => r.similarity),
+    rows.map((r) => r.relative),
   );
   const cut = Math.max(4 * 1.4826 * mad, 0.25);
-  const kept = rows.filter((r) => Math.abs(r.y - median) <= cut && r.similarity > 0);
-  const total = kept.reduce((acc, r) => acc + r.similarity, 0);
-  const weights = kept.map((r) => r.similarity / total);
+  const kept = rows.filter((r) => Math.abs(r.y - median) <= cut && r.relative > 0);
+  const total = kept.reduce((acc, r) => acc + r.relative, 0);
+  const weights = kept.map((r) => r.relative / total);
   const mean = kept.reduce((acc, r, i) => acc + weights[i] * r.y, 0);
   const sumW2 = weights.reduce((acc, w) => acc + w * w, 0);
   const nEff = 1 / sumW2;

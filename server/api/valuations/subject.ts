@@ -26,8 +26,8 @@ export interface ResolvedSubject {
   landTitle: NonNullable<TValuationQueryParsed['land_title']> | null;
   /** The listing valued, never its own comparable. */
   listingId: string | null;
-  /** How the quarter was found: named, nearest to the point, or unknown. */
-  quarterFrom: 'named' | 'point' | 'none';
+  /** How the quarter was found: named, nearest to the point, none given, or named but unknown to the gazetteer of its city. */
+  quarterFrom: 'named' | 'point' | 'none' | 'unknown';
 }
 
 interface ListingFields {
@@ -118,6 +118,11 @@ export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, fi
     if (resolved) neighborhood = resolved.name;
     point ??= resolved ? { lat: resolved.point.lat, lng: resolved.point.lng } : null;
     quarterFrom = 'named';
+    if (known && !resolved && ![...known.byName.values()].some((x) => x.key === quarterKey)) {
+      // A quarter the city's gazetteer lacks: its adverts are filed under the city alone, and so is the subject.
+      quarterKey = null;
+      quarterFrom = 'unknown';
+    }
   } else if (given) {
     const near = nearestQuarter(cityKey, given);
     if (near) {
