@@ -1682,7 +1682,9 @@ export interface ValuationsGetResponse {
       /**
        * The factors its price was multiplied by (rounded to 4 decimals; `adjusted_price` uses them
        * unrounded): `surface` = (subject surface / its surface)^`coefficients.surface`, `bedrooms`
-       * = ((1 + subject bedrooms) / (1 + its bedrooms))^`coefficients.bedrooms`, `furnished` =
+       * = ((1 + subject bedrooms) / (1 + its bedrooms))^`coefficients.bedrooms`, `bathrooms` =
+       * (subject bathrooms / its bathrooms)^`coefficients.bathrooms` when both say them (else the
+       * level of adverts that do not say them against those that do), `furnished` =
        * exp(`coefficients.furnished` × (subject furnished − it furnished, each 1 or 0)),
        * `land_title` = exp(`coefficients.land_title` × (subject title code − its code); codes:
        * titled 1, in_progress 0.4, unknown 0, untitled −1), `age` = exp(`coefficients.age` ×
@@ -1694,6 +1696,7 @@ export interface ValuationsGetResponse {
       adjustments: {
         surface: number;
         bedrooms: number;
+        bathrooms: number;
         furnished: number;
         land_title: number;
         age: number;
@@ -1707,11 +1710,22 @@ export interface ValuationsGetResponse {
     }[];
     /**
      * `quarter_comparables`: adverts of the same type and purpose in the subject’s quarter;
-     * `city_comparables`: the quarter has too few, so adverts of the city, each adjusted by the
-     * difference of price level between its quarter and the subject’s (wider range).
+     * `city_comparables`: the quarter has too few (or is not one Mboa knows: `subject.neighborhood`
+     * then echoes the name given and the subject stands at the city’s level, the median of its
+     * quarters), so adverts of the city, each adjusted by the difference of price level between its
+     * quarter and the subject’s (wider range). A quarter with few adverts borrows its level from
+     * its nearest quarters.
      * @example "quarter_comparables"
      */
     method: 'quarter_comparables' | 'city_comparables';
+    /**
+     * null when the subject was valued from adverts of its own type. Else the type it was valued
+     * through, because its own had too few adverts: a `studio` from `apartment` adverts (as a flat
+     * of no bedroom), a `room` from `studio` adverts, a `duplex` from houses or flats, a `villa`
+     * from houses, a `house` from villas or duplexes; the range is then 1.5 times as wide (in log
+     * terms) and `method_detail` says so.
+     */
+    valued_as_type: PropertyType | null;
     /**
      * The method in words, with what the estimate could not use.
      * @example "Comparables in Bonapriso."
@@ -1719,13 +1733,14 @@ export interface ValuationsGetResponse {
     method_detail: string;
     /**
      * The adjustment slopes fitted on the adverts of this type and purpose (within each quarter):
-     * surface elasticity, elasticity to (1 + bedrooms), log price effect of being furnished and of
-     * the land title code, and log price change per year of an advert’s age; null when the subject
-     * does not give that feature.
+     * surface elasticity, elasticity to (1 + bedrooms), elasticity to bathrooms, log price effect
+     * of being furnished and of the land title code, and log price change per year of an advert’s
+     * age; null when the subject does not give that feature.
      */
     coefficients: {
       surface: number | null;
       bedrooms: number | null;
+      bathrooms: number | null;
       furnished: number;
       land_title: number;
       age: number;
