@@ -37,6 +37,11 @@ export interface RouteMetadata {
    * without taking from it, under a limit of its own: `PING_RATE_PER_MINUTE`).
    */
   rateLimited: boolean;
+  /**
+   * A `neighborhood` the data and the gazetteer do not know is not refused (the city still
+   * is checked): a valuation values such a subject at its city's level.
+   */
+  anyNeighbourhood?: boolean;
 }
 
 const meta = (endpoint: EndpointName, counted = true): RouteMetadata => ({
@@ -151,7 +156,7 @@ export const contract = c.router(
         responses: { 200: ZValuationResponse, 422: ZProblem },
         summary: 'Value a property from comparable adverts',
         description: `An estimate of the asking price (or asked rent) of one property, with a range holding the price with probability ${VALUATION_CONFIDENCE_LEVEL} (as measured on held-out adverts), a forecast standard deviation and a confidence band, the comparables it rests on (most similar first, each with the price it implies for the subject) and the method. Describe the subject (\`city\`, \`neighborhood\` or \`lat\`+\`lng\`, \`type\`, \`purpose\`, and what is known of it) or name a listing (\`listing_id\`). Mboa sees adverts, not deeds: \`basis\` is \`asking_prices\`. Fewer than ${VALUATION_MIN_COMPARABLES} usable comparables is a 422 \`insufficient_data\` naming what is missing. Right after an instance started, while it fits its model, a 503 \`valuations_warming_up\` with \`Retry-After\` (never charged). Enterprise only.\n\nAccuracy, measured on 50,000 generated adverts (a fifth held out, each valued from the rest): median absolute error 16.9 % (rents 16.1 %, sales 20.7 %) where a model knowing the generator's exact formula reaches 15.0 %, against 61.0 % for the quarter's median and 22.2 % for the quarter's median of the same type and bedrooms; 78.5 % of held-out prices inside the ${VALUATION_CONFIDENCE_LEVEL * 100} % range. \`npm run admin -- valuations evaluate\` measures it on the loaded data; the README has the table by purpose and type.`,
-        metadata: meta('valuations.get'),
+        metadata: { ...meta('valuations.get'), anyNeighbourhood: true },
       },
     }),
     ping: {

@@ -252,7 +252,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
       let filters = NO_FILTERS;
       if (compiled.places) {
         // After admission, like any read: an unknown place is an error, so its slot is freed.
-        await reader.places.check(query.data);
+        await reader.places.check(compiled.metadata.anyNeighbourhood ? { ...query.data, neighborhood: undefined } : query.data);
         filters = effectiveFilters(query.data);
       }
       // A stream writes its own status and headers: the ones gathered go on the response first.

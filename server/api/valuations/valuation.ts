@@ -42,9 +42,13 @@ function pointOf(r: CandidateRow) {
 
 function insufficient(s: ResolvedSubject, found: number, where: string): never {
   const what = `${s.type} adverts for ${s.purpose.replace('_', ' ')}`;
+  const nearest = NEAREST_TYPES[s.type];
+  const through = nearest
+    ? ` Nor are there enough ${nearest.join(' or ')} adverts there (the nearest type${nearest.length > 1 ? 's' : ''} a ${s.type} may be valued through).`
+    : '';
   throw new ApiError(
     'insufficient_data',
-    `Too few comparables for an honest estimate: ${found} ${what} in ${where} over the last ${HORIZON_MONTHS} months, and at least ${MIN_COMPARABLES} are needed. Mboa gives no number it cannot stand behind.`,
+    `Too few comparables for an honest estimate: ${found} ${what} in ${where} over the last ${HORIZON_MONTHS} months, and at least ${MIN_COMPARABLES} are needed.${through} Mboa gives no number it cannot stand behind.`,
     {
       errors: [
         {
