@@ -6,6 +6,8 @@
  * range, or refused with a 422 naming the types tried; every amount is a number.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CellAccumulator, featuresOf } from '../../server/api/valuations/fit.js';
+import { buildModel, type Candidate, valueSubject } from '../../server/api/valuations/model.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
 import { get, serverWithAccount, storedUsage } from '../helpers/server.js';
 
@@ -101,5 +103,49 @@ describe('GET /api/v1/valuations: subjects off the beaten track', () => {
     expect(room.body.code).toBe('insufficient_data');
     expect(room.body.detail).toMatch(/0 room adverts for sale in Ebolowa/);
     expect(room.body.detail).toMatch(/Nor are there enough studio adverts there/);
+  });
+
+  it('weighs comparables all far from the subject relative to one another: a finite estimate, never 0/0', () => {
+    const prices = [100_000, 120_000, 140_000, 110_000, 130_000, 125_000];
+    const cells = new CellAccumulator();
+    const candidates: Candidate[] = prices.map((price, i) => ({
+      id: `c${i}`,
+      price,
+      surface: null,
+      bedrooms: 2,
+      bathrooms: 1,
+      furnished: false,
+      landTitle: null,
+      quarterKey: 'makepe',
+      point: { lat: 3.87 + i * 0.001, lng: 11.51 },
+      ageYears: 0,
+    }));
+    for (const c of candidates) cells.add('rent', 'apartment', 'douala', 'makepe', featuresOf(c));
+    const model = buildModel([...cells.cells.values()]);
+    // 188 km from every comparable: each similarity underflows to 0 on its own.
+    const v = valueSubject(
+      {
+        cityKey: 'douala',
+        quarterKey: 'makepe',
+        point: { lat: 4.05, lng: 9.7 },
+        type: 'apartment',
+        purpose: 'rent',
+        surface: null,
+        bedrooms: 2,
+        bathrooms: 1,
+        furnished: false,
+        landTitle: null,
+        ageYears: 0,
+      },
+      candidates,
+      'quarter_comparables',
+      model,
+      20,
+    );
+    for (const x of [v.price, v.low, v.high, v.fsd]) expect(Number.isFinite(x)).toBe(true);
+    // Equal features, equal distances but for a metre or so: the estimate is within the comparables' prices.
+    expect(v.price).toBeGreaterThan(Math.min(...prices));
+    expect(v.price).toBeLessThan(Math.max(...prices));
+    expect(v.comparables.reduce((s, c) => s + c.weight, 0)).toBeCloseTo(1, 9);
   });
 });
