@@ -122,6 +122,7 @@ export const ZComparable = ZListing.extend({
     z.object({
       surface: z.number(),
       bedrooms: z.number(),
+      bathrooms: z.number(),
       furnished: z.number(),
       land_title: z.number(),
       age: z.number(),
@@ -129,8 +130,8 @@ export const ZComparable = ZListing.extend({
     }),
     {
       description:
-        'The factors its price was multiplied by (rounded to 4 decimals; `adjusted_price` uses them unrounded): `surface` = (subject surface / its surface)^`coefficients.surface`, `bedrooms` = ((1 + subject bedrooms) / (1 + its bedrooms))^`coefficients.bedrooms`, `furnished` = exp(`coefficients.furnished` × (subject furnished − it furnished, each 1 or 0)), `land_title` = exp(`coefficients.land_title` × (subject title code − its code); codes: titled 1, in_progress 0.4, unknown 0, untitled −1), `age` = exp(`coefficients.age` × (subject age − its age, in years)), `quarter` = the price level of the subject’s quarter against its quarter (1 in the same quarter). A factor is 1 when the subject or the advert does not know that feature; an advert lacking a feature the subject gives is adjusted with the slopes fitted without that feature.',
-      example: { surface: 1.08, bedrooms: 1, furnished: 1, land_title: 1, age: 1.01, quarter: 1 },
+        'The factors its price was multiplied by (rounded to 4 decimals; `adjusted_price` uses them unrounded): `surface` = (subject surface / its surface)^`coefficients.surface`, `bedrooms` = ((1 + subject bedrooms) / (1 + its bedrooms))^`coefficients.bedrooms`, `bathrooms` = (subject bathrooms / its bathrooms)^`coefficients.bathrooms` when both say them (else the level of adverts that do not say them against those that do), `furnished` = exp(`coefficients.furnished` × (subject furnished − it furnished, each 1 or 0)), `land_title` = exp(`coefficients.land_title` × (subject title code − its code); codes: titled 1, in_progress 0.4, unknown 0, untitled −1), `age` = exp(`coefficients.age` × (subject age − its age, in years)), `quarter` = the price level of the subject’s quarter against its quarter (1 in the same quarter). A factor is 1 when the subject or the advert does not know that feature; an advert lacking a feature the subject gives is adjusted with the slopes fitted without that feature.',
+      example: { surface: 1.08, bedrooms: 1, bathrooms: 1, furnished: 1, land_title: 1, age: 1.01, quarter: 1 },
     },
   ),
   weight: extendApi(z.number().min(0).max(1), {
@@ -146,8 +147,13 @@ export const ZValuation = z.object({
   }),
   method: extendApi(oneOf(VALUATION_METHODS), {
     description:
-      '`quarter_comparables`: adverts of the same type and purpose in the subject’s quarter; `city_comparables`: the quarter has too few, so adverts of the city, each adjusted by the difference of price level between its quarter and the subject’s (wider range).',
+      '`quarter_comparables`: adverts of the same type and purpose in the subject’s quarter; `city_comparables`: the quarter has too few (or is not one Mboa knows: `subject.neighborhood` then echoes the name given and the subject stands at the city’s level, the median of its quarters), so adverts of the city, each adjusted by the difference of price level between its quarter and the subject’s (wider range). A quarter with few adverts borrows its level from its nearest quarters.',
     example: 'quarter_comparables',
+  }),
+  valued_as_type: extendApi(oneOf(PROPERTY_TYPES).nullable(), {
+    description:
+      'null when the subject was valued from adverts of its own type. Else the type it was valued through, because its own had too few adverts: a `studio` from `apartment` adverts (as a flat of no bedroom), a `room` from `studio` adverts, a `duplex` from houses or flats, a `villa` from houses, a `house` from villas or duplexes; the range is then 1.5 times as wide (in log terms) and `method_detail` says so.',
+    example: null,
   }),
   method_detail: extendApi(z.string(), {
     description: 'The method in words, with what the estimate could not use.',
@@ -157,14 +163,15 @@ export const ZValuation = z.object({
     z.object({
       surface: z.number().nullable(),
       bedrooms: z.number().nullable(),
+      bathrooms: z.number().nullable(),
       furnished: z.number(),
       land_title: z.number(),
       age: z.number(),
     }),
     {
       description:
-        'The adjustment slopes fitted on the adverts of this type and purpose (within each quarter): surface elasticity, elasticity to (1 + bedrooms), log price effect of being furnished and of the land title code, and log price change per year of an advert’s age; null when the subject does not give that feature.',
-      example: { surface: 0.93, bedrooms: 0.12, furnished: 0.55, land_title: 0.1, age: 0.01 },
+        'The adjustment slopes fitted on the adverts of this type and purpose (within each quarter): surface elasticity, elasticity to (1 + bedrooms), elasticity to bathrooms, log price effect of being furnished and of the land title code, and log price change per year of an advert’s age; null when the subject does not give that feature.',
+      example: { surface: 0.93, bedrooms: 0.12, bathrooms: 0.3, furnished: 0.55, land_title: 0.1, age: 0.01 },
     },
   ),
   basis: extendApi(z.literal('asking_prices'), {

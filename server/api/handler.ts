@@ -230,6 +230,8 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     let reader = deps.readers[ctx.dataset!];
     // Places are checked with the rest, before admission: one answer names every mistake, uncharged.
     const refused = new Set([...(query.success ? [] : query.error.issues.map((i) => String(i.path[0]))), ...control.map((e) => e.path)]);
+    // A valuation's quarter may be one the gazetteer lacks: it is valued at the city's level, its name echoed.
+    if (compiled.metadata.anyNeighbourhood) refused.add('neighborhood');
     const places = compiled.places ? await reader.places.errorsOfQuery(rawParams, refused) : [];
     if (!params.success || !query.success || control.length > 0 || places.length > 0) {
       await deps.showQuota(req, res, compiled.metadata);

@@ -19,6 +19,8 @@ export interface ModelState {
   fitted_at: string | null;
   fit_ms: number | null;
   fitting: boolean;
+  /** Adverts the fit in hand set aside as impossible prices (api/valuations/outliers.ts); null before the first fit. */
+  outliers_rejected: number | null;
 }
 
 export interface ReadinessReport {

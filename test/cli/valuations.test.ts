@@ -38,6 +38,7 @@ function generatedRows(count: number, seed: number): EvalRow[] {
       price: r.price,
       surface: r.surface ?? null,
       bedrooms: r.bedrooms ?? null,
+      bathrooms: r.bathrooms ?? null,
       furnished: r.furnished ?? null,
       landTitle: r.land_title ?? null,
       listedAt: Date.parse(r.listed_at!),

@@ -33,7 +33,13 @@ describe('health and readiness', () => {
       redis: 'not_configured',
       change_feed: 'ok',
       // Shown, not required: the live data's valuation model (the test server waits for its first fit).
-      valuation_model: { state: 'ready', fitted_at: expect.any(String), fit_ms: expect.any(Number), fitting: false },
+      valuation_model: {
+        state: 'ready',
+        fitted_at: expect.any(String),
+        fit_ms: expect.any(Number),
+        fitting: false,
+        outliers_rejected: expect.any(Number),
+      },
     });
     expect((await monthlyUsage(t.db.prisma, id)).used).toBe(0);
   });

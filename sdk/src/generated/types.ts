@@ -1418,11 +1418,24 @@ export interface ListingExportParams {
  * model, a 503 `valuations_warming_up` with `Retry-After` (never charged). Enterprise only.
  *
  * Accuracy, measured on 50,000 generated adverts (a fifth held out, each valued from the rest):
- * median absolute error 16.9 % (rents 16.1 %, sales 20.7 %) where a model knowing the generator's
- * exact formula reaches 15.0 %, against 61.0 % for the quarter's median and 22.2 % for the
- * quarter's median of the same type and bedrooms; 78.5 % of held-out prices inside the 80 % range.
+ * median absolute error 17.0 % (rents 16.0 %, sales 21.1 %) where a model knowing the generator's
+ * exact formula reaches 15.0 %, against 61.1 % for the quarter's median and 22.2 % for the
+ * quarter's median of the same type and bedrooms; 78.4 % of held-out prices inside the 80 % range.
  * `npm run admin -- valuations evaluate` measures it on the loaded data; the README has the table
  * by purpose and type.
+ *
+ * On real adverts (basis: asking rents of adverts, not deeds; run 2026-11-27): 724 distinct rent
+ * adverts of Douala and Yaoundé crawled from koutchoumi.com, cross-validated in 5 folds by distinct
+ * advert (`valuations evaluate --feed`): median absolute error 30.3 % (Douala 30.4 %, Yaoundé 28.6
+ * %; furnished rents 54.2 %), 18.7 % within 10 % and 34.0 % within 20 %, 99.6 % valued, 80.6 % of
+ * prices inside the 80 % range (Yaoundé 87.2 %), against 53.8 % for the city's median, 42.5 % for
+ * the quarter's and 35.0 % for the quarter's median of the same bedrooms and furnishing. Such
+ * adverts state no surface: bedrooms, bathrooms, furnishing and quarter carry the estimate, and
+ * every answer there is labelled `low`. docs/valuations.md has the tables.
+ *
+ * A point (`lat`, `lng`) outside the named city is a 400 saying so (and when `lat` and `lng` look
+ * swapped); a quarter the gazetteer lacks is valued at the city's level, its name echoed; a type
+ * with too few adverts is valued through the nearest type (`valued_as_type`) with a wider range.
  */
 export interface ValuationsGetParams {
   /**
@@ -1697,7 +1710,9 @@ export interface ValuationsGetResponse {
       /**
        * The factors its price was multiplied by (rounded to 4 decimals; `adjusted_price` uses them
        * unrounded): `surface` = (subject surface / its surface)^`coefficients.surface`, `bedrooms`
-       * = ((1 + subject bedrooms) / (1 + its bedrooms))^`coefficients.bedrooms`, `furnished` =
+       * = ((1 + subject bedrooms) / (1 + its bedrooms))^`coefficients.bedrooms`, `bathrooms` =
+       * (subject bathrooms / its bathrooms)^`coefficients.bathrooms` when both say them (else the
+       * level of adverts that do not say them against those that do), `furnished` =
        * exp(`coefficients.furnished` × (subject furnished − it furnished, each 1 or 0)),
        * `land_title` = exp(`coefficients.land_title` × (subject title code − its code); codes:
        * titled 1, in_progress 0.4, unknown 0, untitled −1), `age` = exp(`coefficients.age` ×
@@ -1709,6 +1724,7 @@ export interface ValuationsGetResponse {
       adjustments: {
         surface: number;
         bedrooms: number;
+        bathrooms: number;
         furnished: number;
         land_title: number;
         age: number;
@@ -1722,11 +1738,22 @@ export interface ValuationsGetResponse {
     }[];
     /**
      * `quarter_comparables`: adverts of the same type and purpose in the subject’s quarter;
-     * `city_comparables`: the quarter has too few, so adverts of the city, each adjusted by the
-     * difference of price level between its quarter and the subject’s (wider range).
+     * `city_comparables`: the quarter has too few (or is not one Mboa knows: `subject.neighborhood`
+     * then echoes the name given and the subject stands at the city’s level, the median of its
+     * quarters), so adverts of the city, each adjusted by the difference of price level between its
+     * quarter and the subject’s (wider range). A quarter with few adverts borrows its level from
+     * its nearest quarters.
      * @example "quarter_comparables"
      */
     method: 'quarter_comparables' | 'city_comparables';
+    /**
+     * null when the subject was valued from adverts of its own type. Else the type it was valued
+     * through, because its own had too few adverts: a `studio` from `apartment` adverts (as a flat
+     * of no bedroom), a `room` from `studio` adverts, a `duplex` from houses or flats, a `villa`
+     * from houses, a `house` from villas or duplexes; the range is then 1.5 times as wide (in log
+     * terms) and `method_detail` says so.
+     */
+    valued_as_type: PropertyType | null;
     /**
      * The method in words, with what the estimate could not use.
      * @example "Comparables in Bonapriso."
@@ -1734,13 +1761,14 @@ export interface ValuationsGetResponse {
     method_detail: string;
     /**
      * The adjustment slopes fitted on the adverts of this type and purpose (within each quarter):
-     * surface elasticity, elasticity to (1 + bedrooms), log price effect of being furnished and of
-     * the land title code, and log price change per year of an advert’s age; null when the subject
-     * does not give that feature.
+     * surface elasticity, elasticity to (1 + bedrooms), elasticity to bathrooms, log price effect
+     * of being furnished and of the land title code, and log price change per year of an advert’s
+     * age; null when the subject does not give that feature.
      */
     coefficients: {
       surface: number | null;
       bedrooms: number | null;
+      bathrooms: number | null;
       furnished: number;
       land_title: number;
       age: number;

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { ageYears, CANDIDATE_LIMIT, horizonStart, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
 import { CellAccumulator, featuresOf } from './fit.js';
+import { keptForFit } from './outliers.js';
 import { buildModel, type Candidate, type Method, type Point, valueSubject } from './model.js';
 
 export interface EvalRow {
@@ -27,6 +28,7 @@ export interface EvalRow {
   price: number;
   surface: number | null;
   bedrooms: number | null;
+  bathrooms: number | null;
   furnished: boolean | null;
   landTitle: string | null;
   listedAt: number;
@@ -46,13 +48,14 @@ export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]
     price: string;
     surface: number | null;
     bedrooms: number | null;
+    bathrooms: number | null;
     furnished: boolean | null;
     land_title: string | null;
     listed_at: Date;
     lat: number | null;
     lng: number | null;
   }>(
-    `SELECT l.id, l.source, l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.purpose, l.type, l.price, l.surface, l.bedrooms, l.furnished, l.land_title::text, l.listed_at,
+    `SELECT l.id, l.source, l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.purpose, l.type, l.price, l.surface, l.bedrooms, l.bathrooms, l.furnished, l.land_title::text, l.listed_at,
             coalesce(l.lat, q.lat) AS lat, coalesce(l.lng, q.lng) AS lng
      FROM listings l LEFT JOIN quarters q ON q.city_key = l.city_key AND q.name = l.neighborhood
      WHERE l.listed_at >= $1 AND l.listed_at <= $2 AND l.price > 0`,
@@ -70,6 +73,7 @@ export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]
     price: Number(r.price),
     surface: r.surface,
     bedrooms: r.bedrooms,
+    bathrooms: r.bathrooms,
     furnished: r.furnished,
     landTitle: r.land_title,
     listedAt: r.listed_at.getTime(),
@@ -89,9 +93,18 @@ export interface Prediction {
   low: number | null;
   high: number | null;
   method: Method | null;
+  confidence: 'high' | 'medium' | 'low' | null;
+  /** Rule 1: the city's median for the same purpose. */
+  cityMedian: number;
+  /** Rule 2: the quarter's median for the same purpose (else the city's). */
   quarterMedian: number;
+  /** The quarter's median for the same purpose, type and bedrooms (else the city's). */
   roomsMedian: number;
+  /** Rule 3: the quarter's median for the same purpose, bedrooms and furnishing (else the quarter's, else the city's). */
+  termsMedian: number;
   exact: number | null;
+  /** Training adverts set aside from the fit this row was valued by (outliers.ts). */
+  outliersInFit: number;
 }
 
 const median = (xs: number[]) => {
@@ -100,18 +113,26 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** Medians of training prices by a key, with the city's as the fallback. */
-function medians(train: EvalRow[], key: (r: EvalRow) => string) {
+/** Medians of training prices by a chain of keys: the first key the training rows have answers. */
+function medians(train: EvalRow[], ...keys: Array<(r: EvalRow) => string>) {
   const by = new Map<string, number[]>();
+  const chain = [...keys, (r: EvalRow) => `${r.cityKey}|${r.purpose}`];
   for (const r of train) {
-    for (const k of [key(r), `${r.cityKey}|${r.purpose}`]) {
+    for (const key of chain) {
+      const k = key(r);
       const list = by.get(k);
       if (list) list.push(r.price);
       else by.set(k, [r.price]);
     }
   }
   const m = new Map([...by].map(([k, v]) => [k, median(v)]));
-  return (r: EvalRow) => m.get(key(r)) ?? m.get(`${r.cityKey}|${r.purpose}`) ?? NaN;
+  return (r: EvalRow) => {
+    for (const key of chain) {
+      const v = m.get(key(r));
+      if (v !== undefined) return v;
+    }
+    return NaN;
+  };
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -130,15 +151,34 @@ export interface EvalOptions {
 }
 
 export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
-  const asOfMs = opts.asOf.getTime();
   const test: EvalRow[] = [];
   const train: EvalRow[] = [];
   for (const r of rows) (heldOut(r.id, opts.seed, opts.share) ? test : train).push(r);
+  return predict(train, test, opts);
+}
+
+/** The fold (0 to folds - 1) of a row: a hash of the seed and its id, so a stored advert (repeats folded) is in one fold only. */
+export function foldOf(id: string, seed: number, folds: number): number {
+  const h = createHash('sha256').update(`${seed}:${id}`).digest();
+  return h.readUInt32BE(0) % folds;
+}
+
+/** K-fold cross-validation: every row valued once, from the rows of the other folds. */
+export function crossValidate(rows: EvalRow[], opts: Omit<EvalOptions, 'share'> & { folds: number }): Prediction[] {
+  const byFold = Array.from({ length: opts.folds }, () => [] as EvalRow[]);
+  for (const r of rows) byFold[foldOf(r.id, opts.seed, opts.folds)].push(r);
+  return byFold.flatMap((test, k) => predict(byFold.filter((_, j) => j !== k).flat(), test, opts));
+}
+
+/** Each of `test` valued from `train` only, by the model and by the simple rules. */
+export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOptions, 'share'>): Prediction[] {
+  const asOfMs = opts.asOf.getTime();
   const cells = new CellAccumulator();
-  for (const r of train) {
+  const fit = keptForFit(train);
+  for (const r of fit.kept) {
     cells.add(r.purpose, r.type, r.cityKey, r.quarterKey, featuresOf({ ...r, ageYears: ageYears(r.listedAt, asOfMs) }));
   }
-  const model = buildModel([...cells.cells.values()]);
+  const model = buildModel([...cells.cells.values()], fit.rejected);
   // Candidates as the SQL orders them: most recent first, then by id.
   const sorted = [...train].sort((a, b) => b.listedAt - a.listedAt || (a.id < b.id ? -1 : 1));
   const byQuarter = new Map<string, EvalRow[]>();
@@ -149,13 +189,17 @@ export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
     if (r.quarterKey !== null) push(byQuarter, qk, r);
     push(byCity, ck, r);
   }
-  const quarterMedian = medians(train, (r) => `${r.cityKey}|${r.quarterKey}|${r.purpose}`);
+  const quarter = (r: EvalRow) => `${r.cityKey}|${r.quarterKey}|${r.purpose}`;
+  const cityMedian = medians(train);
+  const quarterMedian = medians(train, quarter);
   const roomsMedian = medians(train, (r) => `${r.cityKey}|${r.quarterKey}|${r.purpose}|${r.type}|${r.bedrooms}`);
+  const termsMedian = medians(train, (r) => `${quarter(r)}|${r.bedrooms}|${r.furnished === true}`, quarter);
   const asCandidate = (r: EvalRow): Candidate => ({
     id: r.id,
     price: r.price,
     surface: r.surface,
     bedrooms: r.bedrooms,
+    bathrooms: r.bathrooms,
     furnished: r.furnished,
     landTitle: r.landTitle,
     quarterKey: r.quarterKey,
@@ -171,9 +215,17 @@ export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
       pool = (byCity.get(`${r.cityKey}|${r.purpose}|${r.type}`) ?? []).slice(0, CANDIDATE_LIMIT);
       if (pool.length >= MIN_COMPARABLES) method = 'city_comparables';
     }
-    const base = { row: r, quarterMedian: quarterMedian(r), roomsMedian: roomsMedian(r), exact: opts.exactPrice?.(r) ?? null };
+    const base = {
+      row: r,
+      cityMedian: cityMedian(r),
+      quarterMedian: quarterMedian(r),
+      roomsMedian: roomsMedian(r),
+      termsMedian: termsMedian(r),
+      exact: opts.exactPrice?.(r) ?? null,
+      outliersInFit: fit.rejected,
+    };
     if (method === null || !model.groups.has(`${r.purpose}|${r.type}`))
-      return { ...base, estimate: null, low: null, high: null, method: null };
+      return { ...base, estimate: null, low: null, high: null, method: null, confidence: null };
     const v = valueSubject(
       {
         cityKey: r.cityKey,
@@ -185,6 +237,7 @@ export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
         bedrooms: r.bedrooms,
         furnished: r.furnished,
         landTitle: r.landTitle,
+        bathrooms: r.bathrooms,
         ageYears: ageYears(r.listedAt, asOfMs),
       },
       pool.map(asCandidate),
@@ -192,7 +245,7 @@ export function evaluate(rows: EvalRow[], opts: EvalOptions): Prediction[] {
       model,
       0,
     );
-    return { ...base, estimate: v.price, low: v.low, high: v.high, method };
+    return { ...base, estimate: v.price, low: v.low, high: v.high, method, confidence: v.confidence };
   });
 }
 
@@ -203,8 +256,10 @@ export interface Figures {
   pe10: number;
   pe20: number;
   coverage: number;
+  cityMdape: number;
   quarterMdape: number;
   roomsMdape: number;
+  termsMdape: number;
   exactMdape: number | null;
 }
 
@@ -222,8 +277,10 @@ export function figures(preds: Prediction[]): Figures {
     pe10: share((_, i) => model[i] <= 0.1),
     pe20: share((_, i) => model[i] <= 0.2),
     coverage: share((p) => p.row.price >= p.low! && p.row.price <= p.high!),
+    cityMdape: valued.length ? median(valued.map((p) => ape(p.cityMedian, p))) : NaN,
     quarterMdape: valued.length ? median(valued.map((p) => ape(p.quarterMedian, p))) : NaN,
     roomsMdape: valued.length ? median(valued.map((p) => ape(p.roomsMedian, p))) : NaN,
+    termsMdape: valued.length ? median(valued.map((p) => ape(p.termsMedian, p))) : NaN,
     exactMdape: exact.length ? median(exact) : null,
   };
 }

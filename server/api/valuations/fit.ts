@@ -10,9 +10,11 @@
 /**
  * The regressors, in this order: log surface, log(1 + bedrooms), age of the advert in
  * years, furnished (1, else 0), land title (titled 1, in progress 0.4, unknown 0, untitled
- * -1); then log price, `y`, at index `Y`.
+ * -1), log bathrooms (0 when unsaid) and whether bathrooms are said (1, else 0: real rent
+ * adverts state no surface, and their bathrooms say much of their standing); then log
+ * price, `y`, at index `Y`.
  */
-export const VARIABLES = ['ls', 'lb', 'age', 'fu', 'lt'] as const;
+export const VARIABLES = ['ls', 'lb', 'age', 'fu', 'lt', 'ba', 'bk'] as const;
 export type Variable = (typeof VARIABLES)[number];
 /** Index of log price among the summed values; `K` values in all. */
 const Y = VARIABLES.length;
@@ -33,11 +35,11 @@ export interface CellStats {
   type: string;
   cityKey: string;
   quarterKey: string | null;
-  /** Rows with surface and bedrooms: [ls, lb, age, fu, lt, y]. */
+  /** Rows with surface and bedrooms: [ls, lb, age, fu, lt, ba, bk, y]. */
   full: Moments;
-  /** Rows with bedrooms (surface known or not): [0, lb, age, fu, lt, y]. */
+  /** Rows with bedrooms (surface known or not): [0, lb, age, fu, lt, ba, bk, y]. */
   rooms: Moments;
-  /** Every row: [0, 0, age, fu, lt, y]. */
+  /** Every row: [0, 0, age, fu, lt, ba, bk, y]. */
   all: Moments;
 }
 
@@ -84,6 +86,8 @@ export interface RowFeatures {
   age: number;
   fu: number;
   lt: number;
+  ba: number;
+  bk: number;
   y: number;
 }
 
@@ -94,6 +98,7 @@ export interface Described {
   bedrooms: number | null;
   furnished: boolean | null;
   landTitle: string | null;
+  bathrooms: number | null;
   ageYears: number;
 }
 
@@ -103,6 +108,8 @@ export const featuresOf = (d: Described): RowFeatures => ({
   age: Math.max(0, d.ageYears),
   fu: d.furnished === true ? 1 : 0,
   lt: TITLE_CODE[d.landTitle ?? 'unknown'] ?? 0,
+  ba: d.bathrooms !== null && d.bathrooms > 0 ? Math.log(d.bathrooms) : 0,
+  bk: d.bathrooms !== null && d.bathrooms > 0 ? 1 : 0,
   y: Math.log(d.price),
 });
 
@@ -117,9 +124,10 @@ export class CellAccumulator {
       cell = emptyCell(purpose, type, cityKey, quarterKey);
       this.cells.set(key, cell);
     }
-    addTo(cell.all, [0, 0, f.age, f.fu, f.lt, f.y]);
-    if (f.lb !== null) addTo(cell.rooms, [0, f.lb, f.age, f.fu, f.lt, f.y]);
-    if (f.lb !== null && f.ls !== null) addTo(cell.full, [f.ls, f.lb, f.age, f.fu, f.lt, f.y]);
+    const rest = [f.age, f.fu, f.lt, f.ba, f.bk, f.y];
+    addTo(cell.all, [0, 0, ...rest]);
+    if (f.lb !== null) addTo(cell.rooms, [0, f.lb, ...rest]);
+    if (f.lb !== null && f.ls !== null) addTo(cell.full, [f.ls, f.lb, ...rest]);
   }
 }
 
@@ -142,9 +150,9 @@ export interface GroupModel {
  * with little data (few adverts, or a regressor that never varies, like the bedrooms of
  * land) stays near a sensible value instead of wandering.
  */
-const PRIOR: Record<Variable, number> = { ls: 0.8, lb: 0.3, age: 0, fu: 0.5, lt: 0.1 };
+const PRIOR: Record<Variable, number> = { ls: 0.8, lb: 0.3, age: 0, fu: 0.5, lt: 0.1, ba: 0.3, bk: 0 };
 /** Regressors every row has (as codes): in every regression. */
-const ALWAYS: Variable[] = ['age', 'fu', 'lt'];
+const ALWAYS: Variable[] = ['age', 'fu', 'lt', 'ba', 'bk'];
 const RIDGE = 0.5;
 
 /** Within-quarter centred cross-products of the variables `idx` (and y), summed over cells. */
@@ -228,9 +236,10 @@ export function regressionFor(group: GroupModel, shared: { ls: boolean; lb: bool
 
 /** A cell's intercept under a regression: its mean log price once its mean features are adjusted away. */
 export function cellLevel(cell: CellStats, group: GroupModel): { level: number; n: number } | null {
-  const m = cell.full.n >= 1 ? cell.full : cell.all;
+  // The rows that say most: surface and bedrooms, else bedrooms (real rents state no surface), else any.
+  const m = cell.full.n >= 1 && cell.full.n >= cell.rooms.n / 2 ? cell.full : cell.rooms.n >= 1 ? cell.rooms : cell.all;
   if (m.n === 0) return null;
-  const r = m === cell.full ? group.regressions.get('ls,lb')! : group.regressions.get('')!;
+  const r = group.regressions.get(m === cell.full ? 'ls,lb' : m === cell.rooms ? 'lb' : '')!;
   let level = m.sum[Y] / m.n;
   for (const v of [...r.vars, ...ALWAYS]) level -= (r.beta[v] ?? 0) * (m.sum[VARIABLES.indexOf(v)] / m.n);
   return { level, n: m.n };

@@ -50,6 +50,7 @@ export class ModelStore {
       fitted_at: this.current?.fittedAt.toISOString() ?? null,
       fit_ms: this.current?.fitMs ?? null,
       fitting: this.running !== null,
+      outliers_rejected: this.current?.model.outliers ?? null,
     };
   }
 
@@ -81,7 +82,10 @@ export class ModelStore {
           const model = await this.fit(this.data, new Date());
           const fitMs = Math.round(performance.now() - started);
           this.current = { model, stamp, fittedAt: new Date(), fitMs };
-          this.logger?.info({ schema: this.data.schema, fit_ms: fitMs, groups: model.groups.size }, 'valuation model fitted');
+          this.logger?.info(
+            { schema: this.data.schema, fit_ms: fitMs, groups: model.groups.size, outliers_rejected: model.outliers },
+            'valuation model fitted',
+          );
         } catch (err) {
           this.logger?.error(
             { schema: this.data.schema, err: (err as Error).message },

@@ -13,6 +13,8 @@
  * held-out adverts so that [low, high] holds the price `VALUATION_CONFIDENCE_LEVEL` of the time.
  */
 import { VALUATION_FSD_BANDS } from '../../../contract/valuations.js';
+import { distanceM, type Point } from './geometry.js';
+import { LEVEL_SHRINK, type QuarterLevel, shrinkLevels } from './levels.js';
 import { type CellStats, cellLevel, featuresOf, fitGroup, type GroupModel, regressionFor } from './fit.js';
 
 export type Method = 'quarter_comparables' | 'city_comparables';
@@ -23,15 +25,16 @@ const poolOf = (purpose: string, type: string) => (purpose === 'sale' ? (type ==
 export interface Model {
   groups: Map<string, GroupModel>;
   /** `pool|city|quarter` → the quarter's log price level against its city (shrunk), and the adverts it rests on. */
-  quarterLevels: Map<string, { delta: number; n: number }>;
+  quarterLevels: Map<string, QuarterLevel>;
   /** `pool|city` → variance of the quarter levels: the uncertainty of a quarter with none. */
   quarterSpread: Map<string, number>;
+  /** Adverts set aside from the fit as impossible prices (outliers.ts). */
+  outliers: number;
 }
 
-/** A quarter level rests on this many adverts' worth of "no difference" too. */
-const LEVEL_SHRINK = 3;
+export { distanceM, type Point };
 
-export function buildModel(cells: CellStats[]): Model {
+export function buildModel(cells: CellStats[], outliers = 0): Model {
   const byGroup = new Map<string, CellStats[]>();
   for (const c of cells) {
     const key = `${c.purpose}|${c.type}`;
@@ -59,23 +62,8 @@ export function buildModel(cells: CellStats[]): Model {
       sums.set(k, s);
     }
   }
-  const quarterLevels = new Map<string, { delta: number; n: number }>();
-  const spread = new Map<string, { s2: number; n: number }>();
-  for (const [k, s] of sums) {
-    quarterLevels.set(k, { delta: s.dev / (s.n + LEVEL_SHRINK), n: s.n });
-    const city = k.slice(0, k.lastIndexOf('|'));
-    const sp = spread.get(city) ?? { s2: 0, n: 0 };
-    sp.s2 += (s.dev / s.n) ** 2 * s.n;
-    sp.n += s.n;
-    spread.set(city, sp);
-  }
-  const quarterSpread = new Map([...spread].map(([k, v]) => [k, v.n > 0 ? v.s2 / v.n : 0.25]));
-  return { groups, quarterLevels, quarterSpread };
-}
-
-export interface Point {
-  lat: number;
-  lng: number;
+  const { quarterLevels, quarterSpread } = shrinkLevels(sums);
+  return { groups, quarterLevels, quarterSpread, outliers };
 }
 
 export interface Subject {
@@ -88,6 +76,7 @@ export interface Subject {
   bedrooms: number | null;
   furnished: boolean | null;
   landTitle: string | null;
+  bathrooms: number | null;
   /** Age of the price valued, in years: 0 for today. */
   ageYears: number;
 }
@@ -99,6 +88,7 @@ export interface Candidate {
   bedrooms: number | null;
   furnished: boolean | null;
   landTitle: string | null;
+  bathrooms: number | null;
   quarterKey: string | null;
   point: Point | null;
   ageYears: number;
@@ -107,6 +97,7 @@ export interface Candidate {
 export interface Adjustments {
   surface: number;
   bedrooms: number;
+  bathrooms: number;
   furnished: number;
   land_title: number;
   age: number;
@@ -133,11 +124,18 @@ export interface ValuationResult {
   sampleSize: number;
   method: Method;
   /** The regression used for a comparable that knows everything the subject knows. */
-  coefficients: { surface: number | null; bedrooms: number | null; furnished: number; land_title: number; age: number };
+  coefficients: {
+    surface: number | null;
+    bedrooms: number | null;
+    bathrooms: number | null;
+    furnished: number;
+    land_title: number;
+    age: number;
+  };
 }
 
 /** z of a two-sided 80 % normal interval. */
-const Z80 = 1.2815515655446004;
+export const Z80 = 1.2815515655446004;
 /**
  * Calibration of the forecast standard deviation, per method: the factor that makes the
  * held-out coverage of [low, high] equal to the confidence level on the demo data
@@ -145,15 +143,8 @@ const Z80 = 1.2815515655446004;
  */
 const CALIBRATION: Record<Method, number> = { quarter_comparables: 0.95, city_comparables: 0.85 };
 
-/** Planar distance in metres (good to a fraction of a percent over a city). */
-export function distanceM(a: Point, b: Point): number {
-  const dLat = (a.lat - b.lat) * 111_320;
-  const dLng = (a.lng - b.lng) * 111_320 * Math.cos(((a.lat + b.lat) / 2) * (Math.PI / 180));
-  return Math.sqrt(dLat * dLat + dLng * dLng);
-}
-
 /** Similarity bandwidths: a difference of one bandwidth in one feature alone gives exp(-1/2) ≈ 0.61. */
-const BANDWIDTH = { ls: 0.35, lb: 0.35, ageYears: 1.5, distanceM: 2_500 };
+const BANDWIDTH = { ls: 0.35, lb: 0.35, ba: 0.5, ageYears: 1.5, distanceM: 2_500 };
 /** A feature one side does not know counts as this factor. */
 const UNKNOWN = 0.8;
 /** Comparables furnished or titled otherwise than the subject count as this factor. */
@@ -183,7 +174,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
   const subjectLevel = level(subject.quarterKey);
   const s = featuresOf({ ...subject, price: 1 });
   const full = regressionFor(group, { ls: s.ls !== null, lb: s.lb !== null });
-  const rows = candidates.map((c) => {
+  const scored = candidates.map((c) => {
     const f = featuresOf(c);
     const shared = { ls: s.ls !== null && f.ls !== null, lb: s.lb !== null && f.lb !== null };
     const r = regressionFor(group, shared);
@@ -196,6 +187,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     const adjustments: Adjustments = {
       surface: Math.exp((r.beta.ls ?? 0) * dls),
       bedrooms: Math.exp((r.beta.lb ?? 0) * dlb),
+      bathrooms: Math.exp((r.beta.ba ?? 0) * (s.ba - f.ba) + (r.beta.bk ?? 0) * (s.bk - f.bk)),
       furnished: Math.exp((r.beta.fu ?? 0) * (s.fu - f.fu)),
       land_title: Math.exp((r.beta.lt ?? 0) * (s.lt - f.lt)),
       age: Math.exp((r.beta.age ?? 0) * (s.age - f.age)),
@@ -206,27 +198,32 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     let z2 = ((s.age - f.age) / BANDWIDTH.ageYears) ** 2;
     if (shared.ls) z2 += (dls / BANDWIDTH.ls) ** 2;
     if (shared.lb) z2 += (dlb / BANDWIDTH.lb) ** 2;
+    if (s.bk === 1 && f.bk === 1) z2 += ((s.ba - f.ba) / BANDWIDTH.ba) ** 2;
     if (dist !== null) z2 += (dist / BANDWIDTH.distanceM) ** 2;
-    let similarity = Math.exp(-z2 / 2);
-    if (s.ls !== null && !shared.ls) similarity *= UNKNOWN;
-    if (s.lb !== null && !shared.lb) similarity *= UNKNOWN;
-    if (s.fu !== f.fu || s.lt !== f.lt) similarity *= OTHER_TERMS;
-    if (c.quarterKey !== subject.quarterKey) similarity *= OTHER_QUARTER;
-    return { c, distanceM: dist ?? 0, similarity, adjustments, adjustedPrice, y: Math.log(adjustedPrice), sigma2: r.sigma2 };
+    // In logs: comparables all far from the subject still weigh relative to one another (never 0 / 0).
+    let logSim = -z2 / 2;
+    if (s.ls !== null && !shared.ls) logSim += Math.log(UNKNOWN);
+    if (s.lb !== null && !shared.lb) logSim += Math.log(UNKNOWN);
+    if (s.fu !== f.fu || s.lt !== f.lt) logSim += Math.log(OTHER_TERMS);
+    if (c.quarterKey !== subject.quarterKey) logSim += Math.log(OTHER_QUARTER);
+    const similarity = Math.exp(logSim);
+    return { c, distanceM: dist ?? 0, similarity, logSim, adjustments, adjustedPrice, y: Math.log(adjustedPrice), sigma2: r.sigma2 };
   });
+  const top = Math.max(...scored.map((r) => r.logSim));
+  const rows = scored.map((r) => ({ ...r, relative: Math.exp(r.logSim - top) }));
   // Set aside comparables far from the weighted median (a mistyped price, a mansion among flats).
   const median = weightedMedian(
     rows.map((r) => r.y),
-    rows.map((r) => r.similarity),
+    rows.map((r) => r.relative),
   );
   const mad = weightedMedian(
     rows.map((r) => Math.abs(r.y - median)),
-    rows.map((r) => r.similarity),
+    rows.map((r) => r.relative),
   );
   const cut = Math.max(4 * 1.4826 * mad, 0.25);
-  const kept = rows.filter((r) => Math.abs(r.y - median) <= cut && r.similarity > 0);
-  const total = kept.reduce((acc, r) => acc + r.similarity, 0);
-  const weights = kept.map((r) => r.similarity / total);
+  const kept = rows.filter((r) => Math.abs(r.y - median) <= cut && r.relative > 0);
+  const total = kept.reduce((acc, r) => acc + r.relative, 0);
+  const weights = kept.map((r) => r.relative / total);
   const mean = kept.reduce((acc, r, i) => acc + weights[i] * r.y, 0);
   const sumW2 = weights.reduce((acc, w) => acc + w * w, 0);
   const nEff = 1 / sumW2;
@@ -267,6 +264,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     coefficients: {
       surface: full.beta.ls ?? null,
       bedrooms: full.beta.lb ?? null,
+      bathrooms: s.bk === 1 ? (full.beta.ba ?? 0) : null,
       furnished: full.beta.fu ?? 0,
       land_title: full.beta.lt ?? 0,
       age: full.beta.age ?? 0,

@@ -6,6 +6,7 @@
 import { type Dataset, table } from '../dataset.js';
 import { PUBLIC_COLUMNS, type PublicRow } from '../listings/public-row.js';
 import { CANDIDATE_LIMIT, horizonStart } from './candidates.js';
+import { OUTLIER_SQL } from './outliers.js';
 import { addMoments, type CellStats, emptyCell, K, type Moments, TITLE_CODE } from './fit.js';
 import { buildModel, type Model } from './model.js';
 
@@ -14,7 +15,7 @@ const TITLE_SQL = `CASE land_title::text ${Object.entries(TITLE_CODE)
   .map(([k, v]) => `WHEN '${k}' THEN ${v}`)
   .join(' ')} ELSE 0 END`;
 /** The K values of a row, an unknown surface or bedrooms as 0 (its pattern says which are known). */
-const VALUES = ['ls', 'lb', 'age', 'fu', 'lt', 'y'];
+const VALUES = ['ls', 'lb', 'age', 'fu', 'lt', 'ba', 'bk', 'y'];
 
 /** count, the K sums and the K(K+1)/2 products, in `Moments` order. */
 function momentColumns(): string {
@@ -25,28 +26,36 @@ function momentColumns(): string {
 const MOMENT_COLUMNS = momentColumns();
 
 /**
- * The sums of `CellAccumulator`, per cell, by PostgreSQL: one pass, summed per cell and
- * pattern of what is known (surface, bedrooms), 28 plain sums a group; the three row sets
+ * The sums of `CellAccumulator`, per cell, by PostgreSQL, outliers set aside and counted
+ * (outliers.ts): one pass, summed per cell and
+ * pattern of what is known (surface, bedrooms), 45 plain sums a group; the three row sets
  * of a cell are then added up here from its (at most four) patterns, the unknown
  * regressors' entries left at 0. Only sums per group leave the database, never rows.
  */
-export async function cellStats(data: Dataset, asOf: Date): Promise<CellStats[]> {
+export async function cellStats(data: Dataset, asOf: Date): Promise<{ cells: CellStats[]; outliers: number }> {
   const { rows } = await data.pool.query<Record<string, unknown>>(
-    `WITH r AS (
-       SELECT purpose::text AS purpose, type::text AS type, city_key, neighborhood_key,
+    `WITH base AS (
+       SELECT purpose::text AS purpose, type::text AS type, city_key, neighborhood_key, bedrooms,
               coalesce(surface > 0, false) AS has_ls, bedrooms IS NOT NULL AS has_lb,
               CASE WHEN surface > 0 THEN ln(surface) ELSE 0 END::float8 AS ls, coalesce(ln(1 + bedrooms), 0)::float8 AS lb,
               CASE WHEN furnished THEN 1 ELSE 0 END::float8 AS fu, (${TITLE_SQL})::float8 AS lt,
+              CASE WHEN bathrooms > 0 THEN ln(bathrooms) ELSE 0 END::float8 AS ba, CASE WHEN bathrooms > 0 THEN 1 ELSE 0 END::float8 AS bk,
               greatest(0, date_part('epoch', $1::timestamptz - listed_at) / ${YEAR_S})::float8 AS age, ln(price::float8) AS y
        FROM ${table(data, 'listings')}
-       WHERE listed_at >= $2 AND listed_at <= $1 AND price > 0)
-     SELECT purpose, type, city_key, neighborhood_key, has_ls, has_lb,
+       WHERE listed_at >= $2 AND listed_at <= $1 AND price > 0),
+     ${OUTLIER_SQL}
+     SELECT purpose, type, city_key, neighborhood_key, has_ls, has_lb, out,
        ${MOMENT_COLUMNS}
-     FROM r GROUP BY purpose, type, city_key, neighborhood_key, has_ls, has_lb`,
+     FROM judged GROUP BY purpose, type, city_key, neighborhood_key, has_ls, has_lb, out`,
     [asOf, horizonStart(asOf)],
   );
   const cells = new Map<string, CellStats>();
+  let outliers = 0;
   for (const r of rows) {
+    if (r.out === true) {
+      outliers += r.m0 as number;
+      continue;
+    }
     let k = 0;
     const next = () => r[`m${k++}`] as number;
     const m: Moments = { n: next(), sum: Array.from({ length: K }, next), prod: Array.from({ length: (K * (K + 1)) / 2 }, next) };
@@ -61,12 +70,13 @@ export async function cellStats(data: Dataset, asOf: Date): Promise<CellStats[]>
     if (r.has_lb) addMoments(cell.rooms, m, [0]);
     addMoments(cell.all, m, [0, 1]);
   }
-  return [...cells.values()];
+  return { cells: [...cells.values()], outliers };
 }
 
 /** The model of a dataset as its adverts stand at `asOf`: one pass of SQL, then the pure fit. */
 export async function fitModel(data: Dataset, asOf = new Date()): Promise<Model> {
-  return buildModel(await cellStats(data, asOf));
+  const { cells, outliers } = await cellStats(data, asOf);
+  return buildModel(cells, outliers);
 }
 
 export type CandidateRow = PublicRow & { neighborhood_key: string | null; furnished: boolean | null; land_title: string | null };

@@ -26,8 +26,8 @@ export interface ResolvedSubject {
   landTitle: NonNullable<TValuationQueryParsed['land_title']> | null;
   /** The listing valued, never its own comparable. */
   listingId: string | null;
-  /** How the quarter was found: named, nearest to the point, or unknown. */
-  quarterFrom: 'named' | 'point' | 'none';
+  /** How the quarter was found: named, nearest to the point, none given, or named but unknown to the gazetteer of its city. */
+  quarterFrom: 'named' | 'point' | 'none' | 'unknown';
 }
 
 interface ListingFields {
@@ -44,6 +44,32 @@ interface ListingFields {
   land_title: ResolvedSubject['landTitle'];
   lat: number | null;
   lng: number | null;
+}
+
+/** A point this far (degrees, about 5.5 km) outside a city's bounds still belongs to its outskirts. */
+const BOUNDS_MARGIN = 0.05;
+
+function inBounds(b: { south: number; west: number; north: number; east: number }, p: Point): boolean {
+  const m = BOUNDS_MARGIN;
+  return p.lat >= b.south - m && p.lat <= b.north + m && p.lng >= b.west - m && p.lng <= b.east + m;
+}
+
+/**
+ * A point given with a city must lie in it: a point elsewhere (or lat and lng swapped) would
+ * be valued from comparables a country away. A 400 that says which, before anything is charged.
+ */
+function checkPoint(cityKey: string, p: Point): void {
+  const city = GAZETTEER.get(cityKey);
+  if (!city || inBounds(city.bounds, p)) return;
+  const b = city.bounds;
+  const box = `latitude ${b.south} to ${b.north}, longitude ${b.west} to ${b.east}`;
+  const swapped = inBounds(b, { lat: p.lng, lng: p.lat });
+  const message = swapped
+    ? `lat ${p.lat}, lng ${p.lng} is outside ${city.name}, but lat ${p.lng}, lng ${p.lat} is inside: lat and lng look swapped`
+    : `lat ${p.lat}, lng ${p.lng} is outside ${city.name} (${box})`;
+  throw new ApiError('validation_error', `The point given is not in ${city.name}: ${message}. Nothing was valued and nothing is charged.`, {
+    errors: [{ path: 'lat', message }],
+  });
 }
 
 /** The nearest quarter (top-level: the key listings are filed under) of a gazetteer city to a point. */
@@ -79,6 +105,7 @@ export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, fi
   const cityKey = filters.cityKey ?? base!.city_key;
   const city = q.city !== undefined ? (GAZETTEER.get(cityKey)?.name ?? q.city) : base!.city;
   const given: Point | null = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : null;
+  if (given) checkPoint(cityKey, given);
   let neighborhood: string | null = null;
   let quarterKey: string | null = null;
   let point: Point | null = given;
@@ -91,6 +118,11 @@ export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, fi
     if (resolved) neighborhood = resolved.name;
     point ??= resolved ? { lat: resolved.point.lat, lng: resolved.point.lng } : null;
     quarterFrom = 'named';
+    if (known && !resolved && ![...known.byName.values()].some((x) => x.key === quarterKey)) {
+      // A quarter the city's gazetteer lacks: its adverts are filed under the city alone, and so is the subject.
+      quarterKey = null;
+      quarterFrom = 'unknown';
+    }
   } else if (given) {
     const near = nearestQuarter(cityKey, given);
     if (near) {

@@ -15,9 +15,23 @@ import type { Dataset } from '../dataset.js';
 import type { EffectiveFilters } from '../listings/filters.js';
 import { toListing } from '../listings/public-row.js';
 import { ageYears, HORIZON_MONTHS, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
-import { type Candidate, type Method, type Model, valueSubject } from './model.js';
+import { type Candidate, confidenceOf, type Method, type Model, valueSubject, Z80 } from './model.js';
 import { type CandidateRow, candidateRows } from './sql.js';
 import { type ResolvedSubject, resolveSubject } from './subject.js';
+
+/**
+ * A type with too few adverts is valued through the nearest type the data holds: a studio
+ * from flats (of no bedroom), a room from studios, a duplex from houses or flats, and so on.
+ */
+const NEAREST_TYPES: Partial<Record<ResolvedSubject['type'], Array<ResolvedSubject['type']>>> = {
+  studio: ['apartment'],
+  room: ['studio'],
+  duplex: ['house', 'apartment'],
+  villa: ['house'],
+  house: ['villa', 'duplex'],
+};
+/** The range of an estimate made through another type is this many times as wide (in log terms). */
+const OTHER_TYPE_WIDENING = 1.5;
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
@@ -28,9 +42,13 @@ function pointOf(r: CandidateRow) {
 
 function insufficient(s: ResolvedSubject, found: number, where: string): never {
   const what = `${s.type} adverts for ${s.purpose.replace('_', ' ')}`;
+  const nearest = NEAREST_TYPES[s.type];
+  const through = nearest
+    ? ` Nor are there enough ${nearest.join(' or ')} adverts there (the nearest type${nearest.length > 1 ? 's' : ''} a ${s.type} may be valued through).`
+    : '';
   throw new ApiError(
     'insufficient_data',
-    `Too few comparables for an honest estimate: ${found} ${what} in ${where} over the last ${HORIZON_MONTHS} months, and at least ${MIN_COMPARABLES} are needed. Mboa gives no number it cannot stand behind.`,
+    `Too few comparables for an honest estimate: ${found} ${what} in ${where} over the last ${HORIZON_MONTHS} months, and at least ${MIN_COMPARABLES} are needed.${through} Mboa gives no number it cannot stand behind.`,
     {
       errors: [
         {
@@ -42,19 +60,28 @@ function insufficient(s: ResolvedSubject, found: number, where: string): never {
   );
 }
 
-function describe(s: ResolvedSubject, method: Method): string {
+function describe(s: ResolvedSubject, method: Method, asType: string | null): string {
   const known = [
     s.surface === null ? 'surface unknown: rooms and quarter carry the estimate' : null,
     s.bedrooms === null ? 'bedrooms unknown' : null,
   ];
   const where =
-    method === 'quarter_comparables'
-      ? `Comparables of the same type and purpose in ${s.neighborhood}, ${s.city}`
-      : s.quarterKey === null
-        ? `No quarter given: comparables across ${s.city}, at the city's price level`
-        : `Too few comparables in ${s.neighborhood}: comparables across ${s.city}, each adjusted to ${s.neighborhood}'s price level`;
+    s.quarterFrom === 'unknown'
+      ? `${s.neighborhood} is not a quarter Mboa knows in ${s.city}: comparables across ${s.city}, at the city's price level (the median of its quarters)`
+      : method === 'quarter_comparables'
+        ? `Comparables of the same type and purpose in ${s.neighborhood}, ${s.city}`
+        : s.quarterKey === null
+          ? `No quarter given: comparables across ${s.city}, at the city's price level`
+          : `Too few comparables in ${s.neighborhood}: comparables across ${s.city}, each adjusted to ${s.neighborhood}'s price level`;
   const from = s.quarterFrom === 'point' ? ` (${s.neighborhood} is the nearest known quarter to the point given)` : '';
-  return [`${where}${from}, adjusted for surface, bedrooms and age of the advert.`, ...known.filter((k) => k !== null)].join(' ');
+  const other =
+    asType === null
+      ? null
+      : `No ${s.type} adverts enough for ${s.purpose.replace('_', ' ')} in ${s.city}: valued from ${asType} adverts, the nearest type the data holds, with a range ${OTHER_TYPE_WIDENING} times as wide.`;
+  return [
+    `${where}${from}, adjusted for surface, bedrooms, bathrooms and age of the advert.`,
+    ...[other, ...known].filter((k) => k !== null),
+  ].join(' ');
 }
 
 /** `model`: the dataset's fitted model (see model-store.ts); never fitted here. */
@@ -66,26 +93,26 @@ export async function valuation(
   now = new Date(),
 ): Promise<TValuation> {
   const s = await resolveSubject(data, q, filters);
-  const quarterRows =
-    s.quarterKey === null
-      ? []
-      : await candidateRows(
-          data,
-          { cityKey: s.cityKey, quarterKey: s.quarterKey, purpose: s.purpose, type: s.type, excludeId: s.listingId },
-          now,
-        );
-  let method: Method = 'quarter_comparables';
-  let rows = quarterRows;
-  if (rows.length < QUARTER_MIN) {
-    method = 'city_comparables';
-    rows = await candidateRows(
-      data,
-      { cityKey: s.cityKey, quarterKey: null, purpose: s.purpose, type: s.type, excludeId: s.listingId },
-      now,
-    );
-    if (rows.length < MIN_COMPARABLES) insufficient(s, rows.length, s.city);
+  let found: { type: ResolvedSubject['type']; method: Method; rows: CandidateRow[] } | null = null;
+  let cityCount = 0;
+  for (const type of [s.type, ...(NEAREST_TYPES[s.type] ?? [])]) {
+    const where = { cityKey: s.cityKey, purpose: s.purpose, type, excludeId: s.listingId };
+    const quarterRows = s.quarterKey === null ? [] : await candidateRows(data, { ...where, quarterKey: s.quarterKey }, now);
+    let method: Method = 'quarter_comparables';
+    let rows = quarterRows;
+    if (rows.length < QUARTER_MIN) {
+      method = 'city_comparables';
+      rows = await candidateRows(data, { ...where, quarterKey: null }, now);
+    }
+    if (type === s.type) cityCount = rows.length;
+    if (rows.length >= MIN_COMPARABLES && model.groups.has(`${s.purpose}|${type}`)) {
+      found = { type, method, rows };
+      break;
+    }
   }
-  if (!model.groups.has(`${s.purpose}|${s.type}`)) insufficient(s, 0, 'the model');
+  if (!found) insufficient(s, cityCount, s.city);
+  const { method, rows } = found;
+  const asType = found.type === s.type ? null : found.type;
   const byId = new Map(rows.map((r) => [r.id, r]));
   const candidates: Candidate[] = rows.map((r) => ({
     id: r.id,
@@ -94,6 +121,7 @@ export async function valuation(
     bedrooms: r.bedrooms,
     furnished: r.furnished,
     landTitle: r.land_title,
+    bathrooms: r.bathrooms,
     quarterKey: r.neighborhood_key,
     point: pointOf(r),
     ageYears: ageYears(r.listed_at, now),
@@ -103,12 +131,14 @@ export async function valuation(
       cityKey: s.cityKey,
       quarterKey: s.quarterKey,
       point: s.point,
-      type: s.type,
+      type: found.type,
       purpose: s.purpose,
       surface: s.surface,
-      bedrooms: s.bedrooms,
+      // A studio valued from flats is a flat of no bedroom; a room, a studio of none.
+      bedrooms: s.bedrooms ?? (asType !== null && (s.type === 'studio' || s.type === 'room') ? 0 : null),
       furnished: s.furnished,
       landTitle: s.landTitle,
+      bathrooms: s.bathrooms,
       ageYears: 0,
     },
     candidates,
@@ -116,15 +146,20 @@ export async function valuation(
     model,
     VALUATION_MAX_COMPARABLES,
   );
+  // Valued through another type: the range is wider by this factor (and `valued_as_type` says so).
+  const widen = asType === null ? 1 : OTHER_TYPE_WIDENING;
+  const fsd = v.fsd * widen;
+  const low = asType === null ? v.low : v.price * Math.exp(-Z80 * fsd);
+  const high = asType === null ? v.high : v.price * Math.exp(Z80 * fsd);
   const money = (xaf: number) => fromXaf(Math.round(xaf), q.currency as Currency);
   return {
     estimate: {
       price: money(v.price),
-      low: money(v.low),
-      high: money(v.high),
+      low: money(low),
+      high: money(high),
       confidence_level: VALUATION_CONFIDENCE_LEVEL,
-      fsd: round(v.fsd, 4),
-      confidence: v.confidence,
+      fsd: round(fsd, 4),
+      confidence: confidenceOf(fsd),
     },
     comparables: v.comparables.map((c) => ({
       ...toListing(byId.get(c.candidate.id)!, q.currency),
@@ -134,6 +169,7 @@ export async function valuation(
       adjustments: {
         surface: round(c.adjustments.surface, 4),
         bedrooms: round(c.adjustments.bedrooms, 4),
+        bathrooms: round(c.adjustments.bathrooms, 4),
         furnished: round(c.adjustments.furnished, 4),
         land_title: round(c.adjustments.land_title, 4),
         age: round(c.adjustments.age, 4),
@@ -142,10 +178,12 @@ export async function valuation(
       weight: round(c.weight, 4),
     })),
     method,
-    method_detail: describe(s, method),
+    method_detail: describe(s, method, asType),
+    valued_as_type: asType,
     coefficients: {
       surface: v.coefficients.surface === null ? null : round(v.coefficients.surface, 4),
       bedrooms: v.coefficients.bedrooms === null ? null : round(v.coefficients.bedrooms, 4),
+      bathrooms: v.coefficients.bathrooms === null ? null : round(v.coefficients.bathrooms, 4),
       furnished: round(v.coefficients.furnished, 4),
       land_title: round(v.coefficients.land_title, 4),
       age: round(v.coefficients.age, 4),

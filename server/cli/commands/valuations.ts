@@ -1,7 +1,9 @@
 /**
  * `valuations evaluate`: the valuations' accuracy on the loaded data, measured on held-out
  * adverts (server/api/valuations/evaluate.ts), per city, per type, per purpose and overall,
- * beside two baselines; and whether the published targets are met.
+ * beside simple rules; and whether the published targets are met. With `--feed FILE`, a
+ * real feed is imported into a scratch schema (eval-feed.ts) and cross-validated by
+ * distinct advert in `--folds` folds instead (evaluate-feed.ts).
  */
 import { VALUATION_CONFIDENCE_LEVEL } from '../../../contract/valuations.js';
 import { evaluate, type Figures, figures, loadEvalRows, type Prediction } from '../../api/valuations/evaluate.js';
@@ -9,6 +11,7 @@ import { exactPrice } from '../exact-price.js';
 import { PRICE_NOISE } from '../../generate/price-model.js';
 import { parseOptions } from '../args.js';
 import { type Command, UsageError } from '../io.js';
+import { evaluateFeed } from './valuations-feed.js';
 
 /** Coverage of [low, high] within this many points of the confidence level counts as honest. */
 const COVERAGE_TOLERANCE = 0.05;
@@ -86,12 +89,24 @@ export const commands: Command[] = [
   {
     name: 'valuations evaluate',
     usage:
-      'valuations evaluate [--seed S] [--share 0.2] [--markdown]   (accuracy on held-out adverts: MdAPE, PE10, PE20, range coverage, against two baselines)',
+      'valuations evaluate [--seed S] [--share 0.2] [--markdown] | --feed FILE [--columns MAP.json] [--folds 5] [--format csv|ndjson]   (accuracy on held-out adverts: MdAPE, PE10, PE20, range coverage, against simple rules)',
     async run(args, ctx) {
-      const { values } = parseOptions(args, { seed: { type: 'string' }, share: { type: 'string' }, markdown: { type: 'boolean' } });
+      const { values } = parseOptions(args, {
+        seed: { type: 'string' },
+        share: { type: 'string' },
+        markdown: { type: 'boolean' },
+        feed: { type: 'string' },
+        columns: { type: 'string' },
+        folds: { type: 'string' },
+        format: { type: 'string' },
+      });
       const seed = values.seed === undefined ? 1 : Number(values.seed);
       const share = values.share === undefined ? 0.2 : Number(values.share);
       if (!Number.isInteger(seed) || seed < 0) throw new UsageError('--seed must be a whole number');
+      if (values.feed !== undefined) return evaluateFeed(ctx, { ...values, feed: values.feed, seed, markdown: values.markdown === true });
+      for (const flag of ['columns', 'folds', 'format'] as const) {
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --feed`);
+      }
       if (!(share > 0 && share < 1)) throw new UsageError('--share must be between 0 and 1 (exclusive)');
       const { pool } = await ctx.db();
       const asOf = new Date();
