@@ -83,20 +83,23 @@ export function unitCubeOf(b: GeoBox): { low: [number, number, number]; high: [n
   return { low: [x[0] - PAD, y[0] - PAD, z[0] - PAD], high: [x[1] + PAD, y[1] + PAD, z[1] + PAD] };
 }
 
-/** Adds the geographic conditions of `f` on the listings aliased `alias` to `sql`. */
-export function addGeoConditions(f: GeoFilters, sql: Conditions, alias: string): void {
+/**
+ * Adds the geographic conditions of `f` on the listings aliased `alias` to `sql`; without
+ * the cubes (`cube` false) for a plan that reaches the candidates another way (geo-page.ts).
+ */
+export function addGeoConditions(f: GeoFilters, sql: Conditions, alias: string, cube = true): void {
   const point = POINT(alias);
   if (f.nearLat !== undefined && f.nearLng !== undefined && f.radiusM !== undefined) {
     const radius = `${sql.param(f.radiusM)}::float8`;
     const centre = `listing_earth(${sql.param(f.nearLat)}::float8, ${sql.param(f.nearLng)}::float8)`;
-    sql.add(`earth_box(${centre}, ${radius}) @> ${point}`);
+    if (cube) sql.add(`earth_box(${centre}, ${radius}) @> ${point}`);
     sql.add(`earth_distance(${centre}, ${point}) <= ${radius}`);
   }
   if (f.bboxMinLng !== undefined && f.bboxMinLat !== undefined && f.bboxMaxLng !== undefined && f.bboxMaxLat !== undefined) {
     const box = { minLng: f.bboxMinLng, minLat: f.bboxMinLat, maxLng: f.bboxMaxLng, maxLat: f.bboxMaxLat };
     const { low, high } = unitCubeOf(box);
     const scaled = (v: number) => `earth() * ${sql.param(v)}::float8`;
-    sql.add(`cube(ARRAY[${low.map(scaled).join(', ')}], ARRAY[${high.map(scaled).join(', ')}]) @> ${point}`);
+    if (cube) sql.add(`cube(ARRAY[${low.map(scaled).join(', ')}], ARRAY[${high.map(scaled).join(', ')}]) @> ${point}`);
     sql.add(`${alias}.geo_lat BETWEEN ${sql.param(box.minLat)}::float8 AND ${sql.param(box.maxLat)}::float8`);
     sql.add(`${alias}.geo_lng BETWEEN ${sql.param(box.minLng)}::float8 AND ${sql.param(box.maxLng)}::float8`);
   }
