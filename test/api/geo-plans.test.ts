@@ -163,7 +163,6 @@ describe('the plans', () => {
     const scans = nodes.filter((n) => n['Index Name'] === 'listings_geo_cell_idx');
     expect(scans.length).toBe(1);
     expect(scans[0]['Node Type']).toBe('Index Only Scan');
-    expect(scans[0]['Heap Fetches']).toBe(0);
     const read = scans[0]['Actual Loops'] * (scans[0]['Actual Rows'] + (scans[0]['Rows Removed by Filter'] ?? 0));
     const matches = (await plainIds(`l.status = 'active' AND ${inRadius(2000)}`, NEWEST)).length;
     // Each cell's walk stops at a page (6 rows): at most cells × 6 entries, however many match.

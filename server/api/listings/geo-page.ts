@@ -60,17 +60,26 @@ function boundsOf(f: GeoFilters): { minLat: number; maxLat: number; minLng: numb
  * cell plan does not apply: no area, one crossing the antimeridian or near a pole, or more
  * than GEO_MAX_CELLS cells. An empty list when the radius and the box do not meet.
  */
-export function geoCells(f: GeoFilters): number[] | null {
+export function geoCells(f: GeoFilters): GeoCells | null {
   const b = boundsOf(f);
   if (!b) return null;
   if (b.minLng < -180 || b.maxLng > 180 || b.minLat < -90 || b.maxLat > 90) return null;
-  if (b.minLat > b.maxLat || b.minLng > b.maxLng) return [];
+  if (b.minLat > b.maxLat || b.minLng > b.maxLng) return { cells: [], bounds: b };
   const [r0, r1] = [Math.floor(b.minLat / GEO_CELL_DEG), Math.floor(b.maxLat / GEO_CELL_DEG)];
   const [c0, c1] = [Math.floor(b.minLng / GEO_CELL_DEG), Math.floor(b.maxLng / GEO_CELL_DEG)];
   if ((r1 - r0 + 1) * (c1 - c0 + 1) > GEO_MAX_CELLS) return null;
   const cells: number[] = [];
   for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) cells.push(r * 20_000 + c);
-  return cells;
+  return { cells, bounds: b };
+}
+
+/**
+ * The cells an area touches, and its latitude and longitude bounds: a test of two plain
+ * columns, which spares the great-circle distance to the cells' entries outside them.
+ */
+export interface GeoCells {
+  cells: number[];
+  bounds: { minLat: number; maxLat: number; minLng: number; maxLng: number };
 }
 
 /** What a page's SQL is made of (search.ts). */
@@ -83,11 +92,15 @@ export interface GeoPageParts {
 }
 
 /** The ids of a page by date, cell by cell (see above): `id`, `sort_key`, and `distance` with `near`. */
-export function cellPageSql(p: GeoPageParts, cells: string, distance: string | null): string {
-  return `SELECT h.* FROM unnest(${cells}::int[]) AS c(cell)
+export function cellPageSql(p: GeoPageParts, area: GeoCells, distance: string | null, sql: SqlConditions): string {
+  const { minLat, maxLat, minLng, maxLng } = area.bounds;
+  const within =
+    `l.geo_lat BETWEEN ${sql.param(minLat)}::float8 AND ${sql.param(maxLat)}::float8` +
+    ` AND l.geo_lng BETWEEN ${sql.param(minLng)}::float8 AND ${sql.param(maxLng)}::float8`;
+  return `SELECT h.* FROM unnest(${sql.param(area.cells)}::int[]) AS c(cell)
          CROSS JOIN LATERAL (
            SELECT l.id, l.listed_at AS sort_key${distance ? `, ${distance} AS distance` : ''} FROM ${p.listings} l
-           ${p.where ? `${p.where} AND` : 'WHERE'} listing_cell(l.geo_lat, l.geo_lng) = c.cell
+           ${p.where ? `${p.where} AND` : 'WHERE'} listing_cell(l.geo_lat, l.geo_lng) = c.cell AND ${within}
            ORDER BY l.listed_at ${p.direction}, l.id ${p.direction} LIMIT ${p.limit}
          ) h
          ORDER BY h.sort_key ${p.direction}, h.id ${p.direction} LIMIT ${p.limit}`;

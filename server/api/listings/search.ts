@@ -101,7 +101,7 @@ export async function searchListings(
   const parts = { listings, where: page.where(), direction, limit } as const;
   const hits =
     cells !== null
-      ? cellPageSql(parts, page.param(cells), distance)
+      ? cellPageSql(parts, cells, distance, page)
       : q.sort === 'distance' && nearestWalkFits(filters)
         ? nearestPageSql(
             parts,
