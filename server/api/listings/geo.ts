@@ -53,6 +53,17 @@ export function distanceSql(f: GeoFilters, sql: Conditions, alias = 'l'): string
   return `earth_distance(listing_earth(${sql.param(f.nearLat)}::float8, ${sql.param(f.nearLng)}::float8), ${POINT(alias)})`;
 }
 
+/**
+ * The great-circle distance in metres from (`lat`, `lng`), SQL expressions, to the
+ * listing's point by the haversine formula on earthdistance's sphere, in plain float
+ * arithmetic: within a micrometre of `earth_distance`, at a tenth of its cost. Never the
+ * answer's figure: it only spares `earth_distance` the points clearly on one side of a bound.
+ */
+export function haversineOf(lat: string, lng: string, alias: string): string {
+  const a = `power(sin(radians(${alias}.geo_lat - ${lat}) / 2), 2) + cos(radians(${lat})) * cos(radians(${alias}.geo_lat)) * power(sin(radians(${alias}.geo_lng - ${lng}) / 2), 2)`;
+  return `(2 * earth() * asin(least(1::float8, sqrt(${a}))))`;
+}
+
 const rad = (deg: number) => (deg * Math.PI) / 180;
 
 /** The smallest and largest of the values a continuous function takes over [lo, hi], from its ends and turning points. */
@@ -98,8 +109,7 @@ export function addGeoConditions(f: GeoFilters, sql: Conditions, alias: string, 
     // point farther than a metre from the circle (it differs from earth_distance by under a
     // micrometre); earth_distance, ten times dearer (its earth points are checked values),
     // decides the ring between: the same listings, exactly, at a tenth of the cost.
-    const a = `power(sin(radians(${alias}.geo_lat - ${lat}) / 2), 2) + cos(radians(${lat})) * cos(radians(${alias}.geo_lat)) * power(sin(radians(${alias}.geo_lng - ${lng}) / 2), 2)`;
-    const haversine = `(2 * earth() * asin(least(1::float8, sqrt(${a}))))`;
+    const haversine = haversineOf(lat, lng, alias);
     sql.add(`(${haversine} <= ${radius} - 1 OR (${haversine} <= ${radius} + 1 AND earth_distance(${centre}, ${point}) <= ${radius}))`);
   }
   if (f.bboxMinLng !== undefined && f.bboxMinLat !== undefined && f.bboxMaxLng !== undefined && f.bboxMaxLat !== undefined) {

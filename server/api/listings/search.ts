@@ -7,9 +7,9 @@ import { type Dataset, table } from '../dataset.js';
 import type { TListing, TListingsQueryParsed } from '../../../contract/schemas.js';
 import { ApiError } from '../../platform/errors.js';
 import type { CursorCodec } from './cursor.js';
-import { distanceSql } from './geo.js';
+import { distanceSql, haversineOf } from './geo.js';
 import { cellPageSql, geoCells, nearestPageSql, nearestWalkFits, nearestWalkWhere } from './geo-page.js';
-import { canonicalFilters, type EffectiveFilters, listingFilterSql } from './filters.js';
+import { canonicalFilters, type EffectiveFilters, listingFilterSql, type SqlConditions } from './filters.js';
 import { PUBLIC_COLUMNS, type PublicRow, toListing } from './public-row.js';
 
 type Sort = TListingsQueryParsed['sort'];
@@ -90,6 +90,7 @@ export async function searchListings(
   if (position) {
     const value = decodeValue(order.kind, position.value);
     after = `(${order.key}, l.id) ${order.desc ? '<' : '>'} (${page.param(value)}${order.kind === 'distance' ? '::float8' : ''}, ${page.param(position.id)})`;
+    if (order.kind === 'distance') after = distanceAfter(after, filters, page);
     page.add(after);
   }
   const direction = order.desc ? 'DESC' : 'ASC';
@@ -143,4 +144,16 @@ export async function searchListings(
   const listing = (row: (typeof rows)[number]) =>
     row.distance_m === undefined ? toListing(row, q.currency) : { ...toListing(row, q.currency), distance_m: row.distance_m };
   return { data: pageRows.map(listing), total, nextCursor };
+}
+
+/**
+ * A distance cursor's condition, the exact comparison of (distance, id) decided by the
+ * plain haversine for the points more than a metre from the cursor's distance: the same
+ * rows, without computing `earth_distance` for each of those before the position.
+ */
+function distanceAfter(exact: string, f: EffectiveFilters, sql: SqlConditions): string {
+  const value = sql.params.length - 1; // the distance just bound, before the id
+  const d = `$${value}::float8`;
+  const hav = haversineOf(`${sql.param(f.nearLat)}::float8`, `${sql.param(f.nearLng)}::float8`, 'l');
+  return `(${hav} > ${d} + 1 OR (${hav} >= ${d} - 1 AND ${exact}))`;
 }
