@@ -10,13 +10,18 @@
  *   DATABASE_URL=postgresql://127.0.0.1:5432/mboa_bench_geo REDIS_URL=redis://127.0.0.1:6379/12 \
  *     node --import tsx bench/geo.ts [--duration 8] [--rounds 3] [--connections 16]
  *
- * It also prints the plan PostgreSQL chooses for the radius search (the GiST index).
+ * It also prints EXPLAIN ANALYZE of each case's page query, the SQL searchListings runs
+ * (server/api/listings/geo-page.ts: the grid cells by date, the GiST walk by distance).
+ * `--connections 1` gives the latency of one call alone.
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { migrationStatus } from '../prisma/migration-status.js';
 import { createAccount } from '../server/accounts/accounts.js';
+import { ZListingsQuery } from '../contract/schemas.js';
+import { CursorCodec } from '../server/api/listings/cursor.js';
 import { effectiveFilters, listingFilterSql } from '../server/api/listings/filters.js';
+import { searchListings } from '../server/api/listings/search.js';
 import { openDatabase } from '../server/platform/db.js';
 import { randomId } from '../server/platform/ids.js';
 import { loopbackServices, productionEnv, startChild, waitReady } from './loopback.js';
@@ -51,10 +56,29 @@ const { rows: count } = await db.pool.query<{ n: number; geo: number }>(
 const filters = effectiveFilters({ near: AKWA, radius_m: 2000, status: 'active' });
 const where = listingFilterSql(filters, 'l');
 const { rows: matched } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM listings l ${where.where()}`, where.params);
-const { rows: plan } = await db.pool.query<{ 'QUERY PLAN': string }>(
-  `EXPLAIN SELECT l.id FROM listings l ${where.where()} ORDER BY l.listed_at DESC, l.id DESC LIMIT 51`,
-  where.params,
-);
+/** EXPLAIN ANALYZE of the page query the search runs for a case (captured from searchListings itself), run twice: the second, warm, is printed. */
+async function pagePlan(query: string): Promise<string[]> {
+  const seen: Array<{ sql: string; params: unknown[] }> = [];
+  const capture = {
+    query: (sql: string, params: unknown[]) => {
+      seen.push({ sql, params });
+      return db.pool.query(sql, params);
+    },
+  };
+  const q = ZListingsQuery.parse(Object.fromEntries(new URLSearchParams(query)));
+  await searchListings(
+    { pool: capture as never, schema: 'public' },
+    new CursorCodec(['bench-cursor-secret-0123456789-abcdefgh']),
+    q,
+    effectiveFilters(q),
+  );
+  const page = seen.find((x) => x.sql.includes('WITH hits'))!;
+  await db.pool.query(`EXPLAIN ANALYZE ${page.sql}`, page.params);
+  const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${page.sql}`, page.params);
+  return rows.map((r) => r['QUERY PLAN']);
+}
+const plans: string[] = [];
+for (const c of CASES) plans.push(`${c.name}:\n${(await pagePlan(c.query)).map((l) => `    ${l}`).join('\n')}`);
 const { key } = await createAccount(db.prisma, {
   email: `${randomId('bench')}@bench.mboa.cm`,
   plan: 'enterprise',
@@ -94,7 +118,7 @@ try {
   await waitReady(`http://127.0.0.1:${barePort}/api/v1/ping`);
   console.log(
     `${count[0].n.toLocaleString('en-US')} active listings (${count[0].geo.toLocaleString('en-US')} with a searchable point); ` +
-      `${matched[0].n.toLocaleString('en-US')} active within 2 km of Akwa\n\nPlan of the radius search:\n${plan.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}\n`,
+      `${matched[0].n.toLocaleString('en-US')} active within 2 km of Akwa\n\nEXPLAIN ANALYZE of each case's page query (warm):\n${plans.join('\n\n')}\n`,
   );
   console.log(
     `autocannon ${values.connections} connections, ${values.rounds} rounds of ${values.duration} s per case and server, in turn; Node ${process.version}\n`,

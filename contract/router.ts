@@ -95,7 +95,7 @@ export const contract = c.router(
         responses: { 200: ZStatsResponse },
         summary: 'Market statistics per city or neighbourhood',
         description:
-          'Volume; mean, minimum, quartiles, median and maximum of price; mean, quartiles and median of price per m² (and how many listings have one); of active listings, per city (or per neighbourhood with `neighborhood`) and purpose (and type with `type`, number of bedrooms with `bedrooms` or `group_by=bedrooms`), with the sample size of every row. Read from figures precomputed after every data load and periodically (`as_of`).',
+          'Volume; mean, minimum, quartiles, median and maximum of price; mean, quartiles and median of price per m² (and how many listings have one); of active listings, per city (or per neighbourhood: one with `neighborhood`, every one of the city in one call with `group_by=neighborhood`) and purpose (and type with `type`, number of bedrooms with `bedrooms` or `group_by=bedrooms`), with the sample size of every row. Read from figures precomputed after every data load and periodically (`as_of`).',
         metadata: meta('market.stats'),
       },
       trends: {

@@ -8,6 +8,7 @@ import { ADVERT_TERM_FIELDS, ADVERT_TERM_FILTERS } from './advert-terms.js';
 import { MARKET_BEDROOMS_PARAMS, marketBedroomsField } from './bedrooms.js';
 import { CURRENCIES } from './currency.js';
 import { checkGeoParams, distanceField, GEO_PARAMS } from './geo.js';
+import { checkStatsGrouping, statsGroupByParam } from './market-stats.js';
 import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
 
 // extendApi() annotates the schema object it is given: shared schemas are only ever
@@ -246,10 +247,12 @@ export const ZStatsQuery = z
       PROPERTY_TYPES,
       'Only these property types: one row per type given (figures of several types are never merged), or every type together when absent (`type` null).',
     ).optional(),
-    ...MARKET_BEDROOMS_PARAMS,
+    bedrooms: MARKET_BEDROOMS_PARAMS.bedrooms,
+    group_by: statsGroupByParam(),
     currency: currencyParam('the prices'),
   })
-  .strict();
+  .strict()
+  .superRefine(checkStatsGrouping);
 export type TStatsQuery = z.input<typeof ZStatsQuery>;
 export type TStatsQueryParsed = z.output<typeof ZStatsQuery>;
 
@@ -273,7 +276,7 @@ const PERCENTILES = 'Percentiles are continuous (interpolated between the two ne
 export const ZMarketStat = z.object({
   city: extendApi(z.string(), { description: 'City.', example: 'Douala' }),
   neighborhood: extendApi(z.string().nullable(), {
-    description: 'Neighbourhood, or null when the row covers the whole city (no `neighborhood` asked).',
+    description: 'Neighbourhood, or null when the row covers the whole city (neither `neighborhood` nor `group_by=neighborhood` asked).',
     example: null,
   }),
   purpose: extendApi(oneOf(PURPOSES), {

@@ -53,8 +53,8 @@ export const previewAllowed = (call: ExplorerCall | null, endpoint: EndpointName
   call?.preview === true && PREVIEW_ENDPOINTS.includes(endpoint);
 
 /**
- * How long one reading of an account's quota serves its explorer calls: a city's first
- * view sends one call per quarter at once, and none of them changes the count.
+ * How long one reading of an account's quota serves its explorer calls: a city's map by
+ * 12-month change sends one call per quarter at once, and none of them changes the count.
  */
 const QUOTA_READ_MS = 1_000;
 const quotaReads = new WeakMap<Admission, Map<string, { at: number; used: Promise<number> }>>();

@@ -349,7 +349,10 @@ export interface MarketStat {
    * @example "Douala"
    */
   city: string;
-  /** Neighbourhood, or null when the row covers the whole city (no `neighborhood` asked). */
+  /**
+   * Neighbourhood, or null when the row covers the whole city (neither `neighborhood` nor
+   * `group_by=neighborhood` asked).
+   */
   neighborhood: string | null;
   /**
    * Purpose aggregated: sale prices and monthly rents are never mixed.
@@ -837,8 +840,9 @@ export interface ListingResponse {
  * neighbourhood.
  *
  * Volume; mean, minimum, quartiles, median and maximum of price; mean, quartiles and median of
- * price per m² (and how many listings have one); of active listings, per city (or per neighbourhood
- * with `neighborhood`) and purpose (and type with `type`, number of bedrooms with `bedrooms` or
+ * price per m² (and how many listings have one); of active listings, per city (or per
+ * neighbourhood: one with `neighborhood`, every one of the city in one call with
+ * `group_by=neighborhood`) and purpose (and type with `type`, number of bedrooms with `bedrooms` or
  * `group_by=bedrooms`), with the sample size of every row. Read from figures precomputed after
  * every data load and periodically (`as_of`).
  */
@@ -879,11 +883,13 @@ export interface MarketStatsParams {
   bedrooms?: number | undefined;
   /**
    * `bedrooms`: one row per number of bedrooms (0 to 5, 5: 5 or more) instead of one for every
-   * count, each with its own sample size; listings without a bedroom count are left out. In any
-   * case.
-   * @example "bedrooms"
+   * count, each with its own sample size; listings without a bedroom count are left out.
+   * `neighborhood`: one row per neighbourhood (of `city` when given) instead of one per city, each
+   * the same figures as a call with that `neighborhood`; a neighbourhood without active listings
+   * has no row. Not with `neighborhood`. One call, charged as one, in any case.
+   * @example "neighborhood"
    */
-  group_by?: 'bedrooms' | undefined;
+  group_by?: 'bedrooms' | 'neighborhood' | undefined;
   /**
    * Currency of the prices in the answer: `XAF` (default, whole francs) or `EUR` (at the fixed
    * parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).

@@ -156,8 +156,16 @@ export function canonicalFilters(f: EffectiveFilters): Record<string, string | n
  * Adds the conditions of the filters `f` on the table aliased `alias` to `sql` (a fresh
  * one by default) and returns it. Columns named as in `listings`. A sub-quarter narrows
  * listings only: the market tables hold figures per quarter, sub-quarters included.
+ * `geoCube` false leaves out the GiST index's cube tests (the exact ones stay): for a
+ * plan that reaches the area's listings by their grid cells (geo-page.ts).
  */
-export function listingFilterSql(f: EffectiveFilters, alias: string, sql = new SqlConditions(), listings = alias === 'l'): SqlConditions {
+export function listingFilterSql(
+  f: EffectiveFilters,
+  alias: string,
+  sql = new SqlConditions(),
+  listings = alias === 'l',
+  geoCube = true,
+): SqlConditions {
   const col = (name: string) => `${alias}.${name}`;
   if (f.status !== undefined) sql.add(`${col('status')} = ${sql.param(f.status)}::"ListingStatus"`);
   if (f.cityKey !== undefined) sql.add(`${col('city_key')} = ${sql.param(f.cityKey)}`);
@@ -179,6 +187,6 @@ export function listingFilterSql(f: EffectiveFilters, alias: string, sql = new S
   if (f.furnished !== undefined) sql.add(`${col('furnished')} = ${sql.param(f.furnished)}`);
   if (f.maxAdvanceMonths !== undefined) sql.add(`${col('advance_months')} <= ${sql.param(f.maxAdvanceMonths)}`);
   if (f.landTitle !== undefined) sql.add(`${col('land_title')} = ANY(${sql.param(f.landTitle)}::"LandTitle"[])`);
-  if (listings) addGeoConditions(f, sql, alias);
+  if (listings) addGeoConditions(f, sql, alias, geoCube);
   return sql;
 }

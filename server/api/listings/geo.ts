@@ -53,6 +53,17 @@ export function distanceSql(f: GeoFilters, sql: Conditions, alias = 'l'): string
   return `earth_distance(listing_earth(${sql.param(f.nearLat)}::float8, ${sql.param(f.nearLng)}::float8), ${POINT(alias)})`;
 }
 
+/**
+ * The great-circle distance in metres from (`lat`, `lng`), SQL expressions, to the
+ * listing's point by the haversine formula on earthdistance's sphere, in plain float
+ * arithmetic: within a micrometre of `earth_distance`, at a tenth of its cost. Never the
+ * answer's figure: it only spares `earth_distance` the points clearly on one side of a bound.
+ */
+export function haversineOf(lat: string, lng: string, alias: string): string {
+  const a = `power(sin(radians(${alias}.geo_lat - ${lat}) / 2), 2) + cos(radians(${lat})) * cos(radians(${alias}.geo_lat)) * power(sin(radians(${alias}.geo_lng - ${lng}) / 2), 2)`;
+  return `(2 * earth() * asin(least(1::float8, sqrt(${a}))))`;
+}
+
 const rad = (deg: number) => (deg * Math.PI) / 180;
 
 /** The smallest and largest of the values a continuous function takes over [lo, hi], from its ends and turning points. */
@@ -83,20 +94,29 @@ export function unitCubeOf(b: GeoBox): { low: [number, number, number]; high: [n
   return { low: [x[0] - PAD, y[0] - PAD, z[0] - PAD], high: [x[1] + PAD, y[1] + PAD, z[1] + PAD] };
 }
 
-/** Adds the geographic conditions of `f` on the listings aliased `alias` to `sql`. */
-export function addGeoConditions(f: GeoFilters, sql: Conditions, alias: string): void {
+/**
+ * Adds the geographic conditions of `f` on the listings aliased `alias` to `sql`; without
+ * the cubes (`cube` false) for a plan that reaches the candidates another way (geo-page.ts).
+ */
+export function addGeoConditions(f: GeoFilters, sql: Conditions, alias: string, cube = true): void {
   const point = POINT(alias);
   if (f.nearLat !== undefined && f.nearLng !== undefined && f.radiusM !== undefined) {
     const radius = `${sql.param(f.radiusM)}::float8`;
-    const centre = `listing_earth(${sql.param(f.nearLat)}::float8, ${sql.param(f.nearLng)}::float8)`;
-    sql.add(`earth_box(${centre}, ${radius}) @> ${point}`);
-    sql.add(`earth_distance(${centre}, ${point}) <= ${radius}`);
+    const [lat, lng] = [`${sql.param(f.nearLat)}::float8`, `${sql.param(f.nearLng)}::float8`];
+    const centre = `listing_earth(${lat}, ${lng})`;
+    if (cube) sql.add(`earth_box(${centre}, ${radius}) @> ${point}`);
+    // The haversine formula on earthdistance's sphere, in plain arithmetic, decides every
+    // point farther than a metre from the circle (it differs from earth_distance by under a
+    // micrometre); earth_distance, ten times dearer (its earth points are checked values),
+    // decides the ring between: the same listings, exactly, at a tenth of the cost.
+    const haversine = haversineOf(lat, lng, alias);
+    sql.add(`(${haversine} <= ${radius} - 1 OR (${haversine} <= ${radius} + 1 AND earth_distance(${centre}, ${point}) <= ${radius}))`);
   }
   if (f.bboxMinLng !== undefined && f.bboxMinLat !== undefined && f.bboxMaxLng !== undefined && f.bboxMaxLat !== undefined) {
     const box = { minLng: f.bboxMinLng, minLat: f.bboxMinLat, maxLng: f.bboxMaxLng, maxLat: f.bboxMaxLat };
     const { low, high } = unitCubeOf(box);
     const scaled = (v: number) => `earth() * ${sql.param(v)}::float8`;
-    sql.add(`cube(ARRAY[${low.map(scaled).join(', ')}], ARRAY[${high.map(scaled).join(', ')}]) @> ${point}`);
+    if (cube) sql.add(`cube(ARRAY[${low.map(scaled).join(', ')}], ARRAY[${high.map(scaled).join(', ')}]) @> ${point}`);
     sql.add(`${alias}.geo_lat BETWEEN ${sql.param(box.minLat)}::float8 AND ${sql.param(box.maxLat)}::float8`);
     sql.add(`${alias}.geo_lng BETWEEN ${sql.param(box.minLng)}::float8 AND ${sql.param(box.maxLng)}::float8`);
   }

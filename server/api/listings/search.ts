@@ -7,11 +7,14 @@ import { type Dataset, table } from '../dataset.js';
 import type { TListing, TListingsQueryParsed } from '../../../contract/schemas.js';
 import { ApiError } from '../../platform/errors.js';
 import type { CursorCodec } from './cursor.js';
-import { distanceSql } from './geo.js';
-import { canonicalFilters, type EffectiveFilters, listingFilterSql } from './filters.js';
+import { distanceSql, haversineOf } from './geo.js';
+import { cellPageSql, geoCells, nearestPageSql, nearestWalkFits, nearestWalkWhere } from './geo-page.js';
+import { canonicalFilters, type EffectiveFilters, listingFilterSql, type SqlConditions } from './filters.js';
 import { PUBLIC_COLUMNS, type PublicRow, toListing } from './public-row.js';
 
 type Sort = TListingsQueryParsed['sort'];
+
+const SORTS_BY_DATE: ReadonlySet<Sort> = new Set(['-listed_at', 'listed_at']);
 
 const SORTS: Record<Exclude<Sort, 'distance'>, { column: 'listed_at' | 'price' | 'updated_at'; desc: boolean }> = {
   '-listed_at': { column: 'listed_at', desc: true },
@@ -73,30 +76,44 @@ export async function searchListings(
   const bound = { ...canonicalFilters(filters), sort: q.sort };
   const position = q.cursor !== undefined ? cursors.decode(q.cursor, bound) : null;
 
-  const page = listingFilterSql(filters, 'l');
-  // Page 1 counts the matches under the filters alone: their conditions, before the page's own join them.
-  const count = position ? null : { where: page.where(), params: [...page.params] };
+  const geographic = filters.nearLat !== undefined || filters.bboxMinLat !== undefined;
+  // A geographic page by date, of one status, walks the area's grid cells (geo-page.ts) when it touches few.
+  const cells = geographic && SORTS_BY_DATE.has(q.sort) && filters.status !== undefined ? geoCells(filters) : null;
+  const page = listingFilterSql(filters, 'l', undefined, true, cells === null);
+  // Page 1 counts the matches under the filters alone (through the GiST index when geographic).
+  const counted = position ? null : cells === null ? page : listingFilterSql(filters, 'l');
+  const count = counted ? { where: counted.where(), params: [...counted.params] } : null;
   // With `near`: the exact distance (sort key of sort=distance) and distance_m, rounded by the database as the export does.
   const distance = distanceSql(filters, page);
   const order = q.sort === 'distance' ? { key: distance!, desc: false, kind: 'distance' as const } : orderOf(SORTS[q.sort]);
+  let after: string | null = null;
   if (position) {
     const value = decodeValue(order.kind, position.value);
-    page.add(
-      `(${order.key}, l.id) ${order.desc ? '<' : '>'} (${page.param(value)}${order.kind === 'distance' ? '::float8' : ''}, ${page.param(position.id)})`,
-    );
+    after = `(${order.key}, l.id) ${order.desc ? '<' : '>'} (${page.param(value)}${order.kind === 'distance' ? '::float8' : ''}, ${page.param(position.id)})`;
+    if (order.kind === 'distance') after = distanceAfter(after, filters, page);
+    page.add(after);
   }
   const direction = order.desc ? 'DESC' : 'ASC';
   const listings = table(data, 'listings');
   const limit = page.param(q.limit + 1);
-  // A geographic page is chosen first by id alone (from the covering GiST index when only
-  // place, status and date are asked for: no heap visit for the thousands of candidates of
-  // a dense area), then its rows are read.
-  const geographic = distance !== null || filters.bboxMinLat !== undefined;
+  // A geographic page is chosen first by id alone, by a plan that stops at the page when
+  // it can (geo-page.ts: by date cell by cell, by distance nearest first), else from the
+  // covering GiST index and a sort; then its rows are read.
+  const parts = { listings, where: page.where(), direction, limit } as const;
+  const hits =
+    cells !== null
+      ? cellPageSql(parts, cells, distance, page)
+      : q.sort === 'distance' && nearestWalkFits(filters)
+        ? nearestPageSql(
+            parts,
+            distance!,
+            `listing_earth(${page.param(filters.nearLat)}::float8, ${page.param(filters.nearLng)}::float8)`,
+            nearestWalkWhere(filters, page, after),
+          )
+        : `SELECT l.id, ${order.key} AS sort_key${distance ? `, ${distance} AS distance` : ''} FROM ${listings} l ${page.where()}
+           ORDER BY ${order.key} ${direction}, l.id ${direction} LIMIT ${limit}`;
   const sql = geographic
-    ? `WITH hits AS (
-         SELECT l.id, ${order.key} AS sort_key${distance ? `, ${distance} AS distance` : ''} FROM ${listings} l ${page.where()}
-         ORDER BY ${order.key} ${direction}, l.id ${direction} LIMIT ${limit}
-       )
+    ? `WITH hits AS (${hits})
        SELECT ${PUBLIC_COLUMNS}${distance ? ', h.distance, round(h.distance)::int AS distance_m' : ''}
        FROM hits h JOIN ${listings} l ON l.id = h.id ORDER BY h.sort_key ${direction}, h.id ${direction}`
     : `SELECT ${PUBLIC_COLUMNS} FROM ${listings} l ${page.where()} ORDER BY ${order.key} ${direction}, l.id ${direction} LIMIT ${limit}`;
@@ -127,4 +144,16 @@ export async function searchListings(
   const listing = (row: (typeof rows)[number]) =>
     row.distance_m === undefined ? toListing(row, q.currency) : { ...toListing(row, q.currency), distance_m: row.distance_m };
   return { data: pageRows.map(listing), total, nextCursor };
+}
+
+/**
+ * A distance cursor's condition, the exact comparison of (distance, id) decided by the
+ * plain haversine for the points more than a metre from the cursor's distance: the same
+ * rows, without computing `earth_distance` for each of those before the position.
+ */
+function distanceAfter(exact: string, f: EffectiveFilters, sql: SqlConditions): string {
+  const value = sql.params.length - 1; // the distance just bound, before the id
+  const d = `$${value}::float8`;
+  const hav = haversineOf(`${sql.param(f.nearLat)}::float8`, `${sql.param(f.nearLng)}::float8`, 'l');
+  return `(${hav} > ${d} + 1 OR (${hav} >= ${d} - 1 AND ${exact}))`;
 }

@@ -62,8 +62,9 @@ function bedroomsCondition(sql: SqlConditions, alias: string, q: Pick<TStatsQuer
 /** `filters`: the query's place, type and purpose, as `effectiveFilters` works them out. */
 export async function marketStats(data: Dataset, q: TStatsQueryParsed, filters: EffectiveFilters): Promise<TMarketStat[]> {
   const sql = listingFilterSql(filters, 's');
-  // Rows aggregate every neighbourhood (every type, every bedroom count) unless one is asked for.
-  if (filters.neighborhoodKey === undefined) sql.add('s.neighborhood_key IS NULL');
+  // Rows aggregate every neighbourhood (every type, every bedroom count) unless one is asked
+  // for; `group_by=neighborhood` reads each neighbourhood's row, the one its own call reads.
+  if (filters.neighborhoodKey === undefined) sql.add(`s.neighborhood_key IS ${q.group_by === 'neighborhood' ? 'NOT NULL' : 'NULL'}`);
   if (filters.type === undefined) sql.add('s.type IS NULL');
   sql.add('s.purpose IS NOT NULL');
   bedroomsCondition(sql, 's', q);

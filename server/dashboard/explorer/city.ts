@@ -1,11 +1,12 @@
 /**
- * A city's figures per quarter, read the way a customer's code reads them (one call per
- * quarter: `/market/stats` for prices, `/market/history` for the 12-month change), and
- * what the map, its legend and the quarters' table show of them. A quarter whose figure
- * rests on fewer listings than the API's floor has no value: it is shown as lacking data.
+ * A city's figures per quarter, read the way a customer's code reads them (prices: one
+ * `/market/stats` call with `group_by=neighborhood` for every quarter at once; the
+ * 12-month change: one `/market/history` call per quarter), and what the map, its legend
+ * and the quarters' table show of them. A quarter whose figure rests on fewer listings
+ * than the API's floor has no value: it is shown as lacking data.
  */
 import type { THistoryResponse } from '../../../contract/history.js';
-import type { TStatsResponse } from '../../../contract/schemas.js';
+import type { TMarketStat, TStatsResponse } from '../../../contract/schemas.js';
 import type { Colour, ExplorerCity, ExplorerView } from '../explorer-config.js';
 import type { Answer, Api } from './api.js';
 import { classesOf, classOf } from './colours.js';
@@ -32,8 +33,7 @@ export interface CityFigures {
 
 type Read = { value: number | null; sample: number };
 
-function readStats(colour: Colour, answer: TStatsResponse, min: number): Read {
-  const row = answer.data[0];
+function readStats(colour: Colour, row: TMarketStat | undefined, min: number): Read {
   if (!row) return { value: null, sample: 0 };
   if (colour === 'm2') {
     const n = row.price_per_m2_sample_size;
@@ -46,6 +46,14 @@ function readChange(answer: THistoryResponse): Read {
   const last = answer.data.at(-1);
   return { value: last?.median_price_change_pct ?? null, sample: last?.sample_size ?? 0 };
 }
+
+/** A quarter's name as the stats rows and the gazetteer may both spell it. */
+const fold = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim();
 
 export async function cityFigures(api: Api, view: ExplorerView, city: ExplorerCity, min: number): Promise<CityFigures> {
   const change = view.colour === 'change';
@@ -66,14 +74,20 @@ export async function cityFigures(api: Api, view: ExplorerView, city: ExplorerCi
       return { quarters: city.quarters.map(([name]) => ({ name, state: 'failed', value: null, sample: 0 })), refusal, dataset };
     }
   }
+  const figure = (name: string, read: Read | null): QuarterFigure =>
+    read ? { name, state: read.value === null ? 'thin' : 'ok', ...read } : { name, state: 'failed', value: null, sample: 0 };
+  if (!change) {
+    // Every quarter's row in one call; a quarter without active listings has none.
+    const answer = await api.json<TStatsResponse>('/market/stats', { ...quarterQuery(view, null), group_by: 'neighborhood' });
+    const rows = new Map<string, TMarketStat>();
+    if (note(answer)) for (const row of answer.body.data) if (row.neighborhood !== null) rows.set(fold(row.neighborhood), row);
+    const quarters = city.quarters.map(([name]) => figure(name, answer.ok ? readStats(view.colour, rows.get(fold(name)), min) : null));
+    return { quarters, refusal, dataset };
+  }
   const quarters = await Promise.all(
     city.quarters.map(async ([name]): Promise<QuarterFigure> => {
-      const query = quarterQuery(view, name);
-      const read: Read | null = change
-        ? await api.json<THistoryResponse>('/market/history', { ...query, months: 1 }).then((a) => (note(a) ? readChange(a.body) : null))
-        : await api.json<TStatsResponse>('/market/stats', query).then((a) => (note(a) ? readStats(view.colour, a.body, min) : null));
-      if (!read) return { name, state: 'failed', value: null, sample: 0 };
-      return { name, state: read.value === null ? 'thin' : 'ok', ...read };
+      const answer = await api.json<THistoryResponse>('/market/history', { ...quarterQuery(view, name), months: 1 });
+      return figure(name, note(answer) ? readChange(answer.body) : null);
     }),
   );
   return { quarters, refusal, dataset };
