@@ -292,6 +292,7 @@ class FeedImport {
       },
       counts,
       unresolved_neighborhoods: this.resolver.unresolved(),
+      approximate_neighborhoods: this.resolver.approximate(),
       ...(this.fullSkippedReason ? { full_skipped_reason: this.fullSkippedReason } : {}),
     };
   }

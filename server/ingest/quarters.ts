@@ -6,6 +6,7 @@
  */
 import { GAZETTEER, type GazetteerCity, type OperatorAliases, type Quarter, foldQuarter, resolveQuarter } from '../platform/gazetteer.js';
 import { closestNames, matchKey } from '../platform/text.js';
+import { approximateQuarter } from './approximate-quarter.js';
 import type { Queryable } from './upsert.js';
 
 const SYNC_SQL = `
@@ -61,22 +62,47 @@ function closestTo(raw: string, names: string[]): string[] {
   return [...found].slice(0, 3);
 }
 
+/** A name resolved by approximate-quarter.ts: the import report lists it, an operator may overrule it. */
+export interface ApproximateName {
+  city: string;
+  name: string;
+  quarter: string;
+  how: string;
+  rows: number;
+}
+
+/** A quarter found for a name only approximately: `how` it was matched. */
+export type ResolvedQuarter = Quarter & { approximate?: string };
+
 /** Resolves raw quarter names for one import, each distinct name once. */
 export class QuarterResolver {
   /** City key → raw name → quarter: no string built per row (a million rows, a few hundred names). */
-  private readonly cache = new Map<string, Map<string, Quarter | null>>();
+  private readonly cache = new Map<string, Map<string, ResolvedQuarter | null>>();
   private cached = 0;
   private readonly misses = new Map<string, { city: GazetteerCity; name: string; rows: number }>();
+  private readonly approximations = new Map<string, ApproximateName>();
 
   constructor(private readonly aliases: OperatorAliases = new Map()) {}
 
-  resolve(city: GazetteerCity, raw: string): Quarter | null {
+  resolve(city: GazetteerCity, raw: string): ResolvedQuarter | null {
     let names = this.cache.get(city.key);
     if (!names) this.cache.set(city.key, (names = new Map()));
     let found = names.get(raw);
     if (found === undefined) {
       found = resolveQuarter(city, raw, this.aliases);
+      if (found === null) {
+        const near = approximateQuarter(city, raw, this.aliases);
+        if (near) found = { ...near.quarter, approximate: near.how };
+      }
       if (this.cached++ < 100_000) names.set(raw, found);
+    }
+    if (found?.approximate) {
+      const key = `${city.key}\u0000${foldQuarter(raw)}`;
+      const seen = this.approximations.get(key);
+      if (seen) seen.rows++;
+      else if (this.approximations.size < 10_000) {
+        this.approximations.set(key, { city: city.name, name: raw.trim(), quarter: found.name, how: found.approximate, rows: 1 });
+      }
     }
     if (found === null) {
       const missKey = `${city.key}\u0000${foldQuarter(raw)}`;
@@ -85,6 +111,11 @@ export class QuarterResolver {
       else if (this.misses.size < 10_000) this.misses.set(missKey, { city, name: raw.trim(), rows: 1 });
     }
     return found;
+  }
+
+  /** The names matched approximately, most rows first: each to check, and overrule if wrong. */
+  approximate(): ApproximateName[] {
+    return [...this.approximations.values()].sort((a, b) => b.rows - a.rows || a.name.localeCompare(b.name, 'fr'));
   }
 
   /** The names no quarter was found for, most rows first, with the closest known names. */

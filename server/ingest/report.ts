@@ -8,7 +8,7 @@ import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:f
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import type { UnresolvedName } from './quarters.js';
+import type { ApproximateName, UnresolvedName } from './quarters.js';
 
 export interface Rejection {
   line: number;
@@ -73,6 +73,8 @@ export interface ImportReportHead {
    * (`npm run admin -- alias add CITY NAME QUARTER` files them, and their rows, under one).
    */
   unresolved_neighborhoods: UnresolvedName[];
+  /** Names matched to a quarter only approximately (approximate-quarter.ts): to check. */
+  approximate_neighborhoods: ApproximateName[];
   /** Why --full removed nothing although asked, if it did not run. */
   full_skipped_reason?: string;
 }
