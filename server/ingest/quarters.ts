@@ -152,16 +152,50 @@ export async function addAlias(db: Queryable, cityName: string, raw: string, tar
      ON CONFLICT (city_key, folded) DO UPDATE SET alias = EXCLUDED.alias, target = EXCLUDED.target`,
     [city.key, folded, raw.trim(), quarter.name],
   );
-  const { rows } = await db.query<{ raw_neighborhood: string }>(
-    `SELECT DISTINCT raw_neighborhood FROM listings WHERE city_key = $1 AND neighborhood_key IS NULL AND raw_neighborhood IS NOT NULL`,
-    [city.key],
-  );
-  const names = rows.map((r) => r.raw_neighborhood).filter((n) => foldQuarter(n) === folded);
+  // The listings filed under the city alone for that name, or matched approximately (their raw name kept).
+  const names = await rawNames(db, city.key, folded);
   if (names.length === 0) return { quarter: quarter.name, moved: 0 };
   const moved = await db.query(
     `UPDATE listings SET neighborhood = $3, neighborhood_key = $4, raw_neighborhood = NULL, updated_at = now()
-     WHERE city_key = $1 AND neighborhood_key IS NULL AND raw_neighborhood = ANY($2::text[])`,
+     WHERE city_key = $1 AND raw_neighborhood = ANY($2::text[])`,
     [city.key, names, quarter.name, quarter.key],
   );
   return { quarter: quarter.name, moved: moved.rowCount ?? 0 };
+}
+
+async function rawNames(db: Queryable, cityKey: string, folded: string): Promise<string[]> {
+  const { rows } = await db.query<{ raw_neighborhood: string }>(
+    `SELECT DISTINCT raw_neighborhood FROM listings WHERE city_key = $1 AND raw_neighborhood IS NOT NULL`,
+    [cityKey],
+  );
+  return rows.map((r) => r.raw_neighborhood).filter((n) => foldQuarter(n) === folded);
+}
+
+/**
+ * `admin alias refuse`: `raw` names no quarter of `cityName` (an approximate match of an
+ * import report was wrong). Later imports file it under the city alone, and the listings
+ * already matched to a quarter through it go back to the city alone. Returns how many moved.
+ */
+export async function refuseAlias(db: Queryable, cityName: string, raw: string): Promise<{ moved: number }> {
+  const city = GAZETTEER.get(matchKey(cityName));
+  if (!city)
+    throw new AliasError(`unknown city "${cityName}": the gazetteer covers ${[...GAZETTEER.values()].map((c) => c.name).join(', ')}`);
+  const folded = foldQuarter(raw);
+  if (folded === '') throw new AliasError('the name to refuse must not be empty');
+  const existing = city.byName.get(folded);
+  if (existing) throw new AliasError(`"${raw}" is a name of ${existing.name} in the gazetteer: it cannot be refused`);
+  // An empty target: the name stands for no quarter (resolveQuarter finds none, approximate matching is not tried).
+  await db.query(
+    `INSERT INTO quarter_aliases (city_key, folded, alias, target) VALUES ($1, $2, $3, '')
+     ON CONFLICT (city_key, folded) DO UPDATE SET alias = EXCLUDED.alias, target = ''`,
+    [city.key, folded, raw.trim()],
+  );
+  const names = await rawNames(db, city.key, folded);
+  if (names.length === 0) return { moved: 0 };
+  const moved = await db.query(
+    `UPDATE listings SET neighborhood = NULL, neighborhood_key = NULL, updated_at = now()
+     WHERE city_key = $1 AND raw_neighborhood = ANY($2::text[]) AND neighborhood_key IS NOT NULL`,
+    [city.key, names],
+  );
+  return { moved: moved.rowCount ?? 0 };
 }
