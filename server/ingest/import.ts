@@ -21,6 +21,7 @@ import { AdvertsSeen } from './repeats.js';
 import { type ImportCounts, ImportLog, type ImportReportHead, type Rejection, type Repeat } from './report.js';
 import type { Queryable } from './upsert.js';
 import { operatorAliases, QuarterResolver } from './quarters.js';
+import { Plausibility } from './plausibility.js';
 
 export interface ImportOptions {
   file: string;
@@ -98,6 +99,7 @@ class FeedImport {
     repeats_folded: 0,
     repriced: 0,
     removed: 0,
+    held: 0,
   };
   private readonly progress: ReadProgress = { bytes: 0 };
   private lastProgress = 0;
@@ -106,6 +108,8 @@ class FeedImport {
   /** Whether the source had active listings when the import began (repeats to fold into). */
   private foldIntoStored = false;
   private resolver = new QuarterResolver();
+  /** Prices checked against floors and their stratum (plausibility.ts): implausible rows are held. */
+  private plausibility = new Plausibility();
   private indexSeconds: number | undefined;
 
   constructor(
@@ -122,7 +126,9 @@ class FeedImport {
     try {
       // Quarter names resolve with the operators' aliases too.
       if (this.pool) this.resolver = new QuarterResolver(await operatorAliases(this.pool));
+      if (this.pool) this.plausibility = await Plausibility.load(this.pool, this.opts.source);
       await this.loadAll();
+      if (!this.dryRun) await this.plausibility.store(this.pool!, this.opts.source, this.now);
     } catch (err) {
       this.log.discard();
       throw err;
@@ -220,6 +226,12 @@ class FeedImport {
       'error' in row
         ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef }
         : checkPartnerRow(row.value, this.resolver, this.opts.columns, this.opts.format === 'ndjson');
+    if (checked.ok && this.plausibility.check(checked.record, row.line)) {
+      // Held, not written: kept in held_listings with its reason, and not withdrawn by `full`.
+      this.counts.held++;
+      await seen?.add([checked.record.source_ref]);
+      return;
+    }
     if (checked.ok) {
       this.counts.accepted++;
       const { record } = checked;
@@ -293,6 +305,7 @@ class FeedImport {
       counts,
       unresolved_neighborhoods: this.resolver.unresolved(),
       approximate_neighborhoods: this.resolver.approximate(),
+      ...this.plausibility.report(),
       ...(this.fullSkippedReason ? { full_skipped_reason: this.fullSkippedReason } : {}),
     };
   }

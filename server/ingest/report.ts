@@ -8,6 +8,7 @@ import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:f
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import type { HeldRow, PriceWarning } from './plausibility.js';
 import type { ApproximateName, UnresolvedName } from './quarters.js';
 
 export interface Rejection {
@@ -48,6 +49,8 @@ export interface ImportCounts {
   repriced: number;
   /** With --full: listings of the source absent from the file, now withdrawn. */
   removed: number;
+  /** Valid rows whose price is implausible (plausibility.ts): held, not served, until released. */
+  held: number;
 }
 
 export interface ImportReportHead {
@@ -75,6 +78,10 @@ export interface ImportReportHead {
   unresolved_neighborhoods: UnresolvedName[];
   /** Names matched to a quarter only approximately (approximate-quarter.ts): to check. */
   approximate_neighborhoods: ApproximateName[];
+  /** The held rows with their reasons (the first thousand; `admin held list` has them all). */
+  held: HeldRow[];
+  /** Rows whose title names a price ×10 away from the price column. */
+  price_warnings: PriceWarning[];
   /** Why --full removed nothing although asked, if it did not run. */
   full_skipped_reason?: string;
 }
