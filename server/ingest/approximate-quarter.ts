@@ -10,8 +10,8 @@
  * - one slip (a letter added, dropped, changed, or two swapped) in a name of six letters
  *   or more.
  *
- * A match stands only when every candidate found at the first step that finds any is the
- * same quarter; otherwise the name stays unresolved (never a guess between two quarters).
+ * A match stands only when every candidate found at the first step that finds any (for
+ * spellings: of the closest kind) is the same quarter; otherwise the name stays unresolved (never a guess between two quarters).
  * Each match says how it was made, for the import report, and an operator overrules it
  * with `admin alias add` (another quarter) or `admin alias refuse` (no quarter).
  */
@@ -72,25 +72,25 @@ function spans(part: string): string[] {
 }
 
 /** Known names one slip from `text`, by the rules of the header; empty when none. */
-function spelled(city: GazetteerCity, text: string): Array<[string, Quarter]> {
+function spelled(city: GazetteerCity, text: string): Array<[string, Quarter, number]> {
   const folded = phonetic(foldQuarter(text));
   const words = matchKey(text).split(' ');
   if (folded.length < 4) return [];
-  const found: Array<[string, Quarter]> = [];
+  const found: Array<[string, Quarter, number]> = [];
   for (const name of city.names) {
     const known = phonetic(foldQuarter(name));
     const q = city.byName.get(foldQuarter(name));
     if (!q || known === '') continue;
     if (known === folded) {
-      found.push([name, q]);
+      found.push([name, q, 0]);
       continue;
     }
     const knownWords = matchKey(name).split(' ');
     if (knownWords.length === words.length && knownWords.every((w, i) => w === words[i] || finalLetter(w, words[i]))) {
-      found.push([name, q]);
+      found.push([name, q, 1]);
       continue;
     }
-    if (folded.length >= 6 && known.length >= 6 && editDistance(folded, known) === 1) found.push([name, q]);
+    if (folded.length >= 6 && known.length >= 6 && editDistance(folded, known) === 1) found.push([name, q, 2]);
   }
   return found;
 }
@@ -129,10 +129,10 @@ export function approximateQuarter(city: GazetteerCity, raw: string, aliases?: O
     return q ? { quarter: q, how: `landmark words around "${q.name}"` } : null;
   }
   // 3. A slip in the name, in a part, or between landmark words.
-  const slips = new Map<string, Quarter>();
-  for (const p of parts) {
-    for (const text of [p, ...spans(p)]) for (const [name, q] of spelled(city, text)) slips.set(name, q);
-  }
+  // The closest kind of slip found decides: n/m first, then a final letter, then any one slip.
+  const found = parts.flatMap((p) => [p, ...spans(p)].flatMap((text) => spelled(city, text)));
+  const best = Math.min(...found.map(([, , rank]) => rank));
+  const slips = new Map(found.filter(([, , rank]) => rank === best).map(([name, q]) => [name, q]));
   const q = single([...slips.values()]);
   const names = [...slips.keys()].join('", "');
   return q ? { quarter: q, how: `spelling of "${names}"${names === q.name ? '' : ` (${q.name})`}` } : null;

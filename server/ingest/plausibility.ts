@@ -7,10 +7,10 @@
  * - absolute floors: a monthly rent (furnished or not) under 5,000 XAF, a sale under
  *   100,000 XAF; a ceiling: a monthly rent over 50,000,000 XAF;
  * - the stratum (city × purpose × type × bedrooms, from the active listings stored when the
- *   import starts; with fewer than 12, city × purpose × type; then purpose × type): held
- *   when the price is further from the stratum's median than a factor
- *   exp(max(4 σ, ln 8)), σ = 1.4826 × the median absolute deviation of ln(price) (a robust
- *   standard deviation): never nearer than ×8 or ÷8;
+ *   import starts; with fewer than 20, city × purpose × type; then purpose × type): held
+ *   when the price is under the stratum's median divided by exp(max(4 σ, ln 8)) or over
+ *   it times exp(max(4 σ, ln 16)), σ = 1.4826 × the median absolute deviation of
+ *   ln(price) (a robust standard deviation): never nearer than ÷8 or ×16;
  * - a title naming a price an order of magnitude (×10) away from the price column is
  *   reported (`price_warnings`); it adds to the reason when the row is held.
  *
@@ -23,9 +23,11 @@ import type { Queryable } from './upsert.js';
 
 export const FLOORS: Record<string, number> = { rent: 5_000, furnished_rent: 5_000, sale: 100_000 };
 export const RENT_CEILING = 50_000_000;
-export const MIN_STRATUM = 12;
+export const MIN_STRATUM = 20;
 const SIGMAS = 4;
-const MIN_FACTOR = 8;
+/** The nearest bounds, below and above the median: real adverts' right tail is long (a luxury flat asks ten times the median). */
+const MIN_FACTOR_LOW = 8;
+const MIN_FACTOR_HIGH = 16;
 
 export interface HeldRow {
   line: number;
@@ -118,9 +120,11 @@ export class Plausibility {
     for (let i = 0; i < LEVELS.length; i++) {
       const s = this.strata[i].get(keyOf(LEVELS[i], { ...r, city_key: matchKey(r.city) }));
       if (!s) continue;
-      const factor = Math.exp(Math.max(SIGMAS * s.sigma, Math.log(MIN_FACTOR)));
+      const low = Math.exp(Math.max(SIGMAS * s.sigma, Math.log(MIN_FACTOR_LOW)));
+      const high = Math.exp(Math.max(SIGMAS * s.sigma, Math.log(MIN_FACTOR_HIGH)));
       const median = Math.exp(s.median);
-      if (price > median * factor || price < median / factor) {
+      if (price > median * high || price < median / low) {
+        const factor = price > median ? high : low;
         const stratum = LEVELS[i]
           .map((c) => `${c.replace('_key', '')} ${(r as Record<string, unknown>)[c.replace('_key', '')] ?? '?'}`)
           .join(', ');

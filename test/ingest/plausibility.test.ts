@@ -62,8 +62,9 @@ async function bounds(): Promise<{ low: number; high: number; n: number }> {
   };
   const med = median(logs);
   const sigma = 1.4826 * median(logs.map((l) => Math.abs(l - med)));
-  const factor = Math.exp(Math.max(4 * sigma, Math.log(8)));
-  return { low: Math.exp(med) / factor, high: Math.exp(med) * factor, n: logs.length };
+  const below = Math.exp(Math.max(4 * sigma, Math.log(8)));
+  const above = Math.exp(Math.max(4 * sigma, Math.log(16)));
+  return { low: Math.exp(med) / below, high: Math.exp(med) * above, n: logs.length };
 }
 
 describe('plausibility at the door', () => {
