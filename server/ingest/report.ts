@@ -49,8 +49,8 @@ export interface ImportCounts {
   repriced: number;
   /** With --full: listings of the source absent from the file, now withdrawn. */
   removed: number;
-  /** Valid rows whose price is implausible (plausibility.ts): held, not served, until released. */
-  held: number;
+  /** Valid rows whose price is implausible (plausibility.ts): held, not served, until released. With price checks only. */
+  held?: number;
 }
 
 export interface ImportReportHead {
@@ -79,9 +79,9 @@ export interface ImportReportHead {
   /** Names matched to a quarter only approximately (approximate-quarter.ts): to check. */
   approximate_neighborhoods: ApproximateName[];
   /** The held rows with their reasons (the first thousand; `admin held list` has them all). */
-  held: HeldRow[];
+  held?: HeldRow[];
   /** Rows whose title names a price ×10 away from the price column. */
-  price_warnings: PriceWarning[];
+  price_warnings?: PriceWarning[];
   /** Why --full removed nothing although asked, if it did not run. */
   full_skipped_reason?: string;
 }

@@ -78,7 +78,12 @@ describe('plausibility at the door', () => {
     // A stratum of at least 12 listings, whatever else the database holds.
     const base = source();
     const stratum = Array.from({ length: 20 }, (_, i) => flat(`${base}-${i}`, 100_000 + i * 5_000));
-    await importFile(db.pool, { file: work.write('base.ndjson', toJsonLines(stratum)), format: 'ndjson', source: base });
+    await importFile(db.pool, {
+      file: work.write('base.ndjson', toJsonLines(stratum)),
+      format: 'ndjson',
+      source: base,
+      plausibility: true,
+    });
     const { low, high, n } = await bounds();
     expect(n).toBeGreaterThanOrEqual(20);
 
@@ -94,9 +99,9 @@ describe('plausibility at the door', () => {
       flat(`${src}-sale`, 60_000, { purpose: 'sale', type: 'land', bedrooms: undefined, surface: 500 }),
     ];
     const file = work.write('feed.ndjson', toJsonLines(rows));
-    const result = await importFile(db.pool, { file, format: 'ndjson', source: src });
+    const result = await importFile(db.pool, { file, format: 'ndjson', source: src, plausibility: true });
     expect(result.counts).toMatchObject({ rows: 8, accepted: 3, held: 5, rejected: 0, inserted: 3 });
-    const reasons = new Map(result.held.map((h) => [h.source_ref.slice(src.length + 1), h.reason]));
+    const reasons = new Map(result.held!.map((h) => [h.source_ref.slice(src.length + 1), h.reason]));
     expect(reasons.get('one')).toBe('price: 1 XAF is under the floor of 5,000 XAF for a monthly rent');
     expect(reasons.get('fifty')).toBe(
       'price: 50 XAF is under the floor of 5,000 XAF for a monthly rent; price: the title says 150,000 XAF, the price column 50 XAF',
@@ -106,7 +111,7 @@ describe('plausibility at the door', () => {
     );
     expect(reasons.get('high')).toMatch(/is more than ×/);
     expect(reasons.get('sale')).toBe('price: 60,000 XAF is under the floor of 100,000 XAF for a sale');
-    expect(result.price_warnings.map((w) => [w.source_ref.slice(src.length + 1), w.reason])).toEqual([
+    expect(result.price_warnings!.map((w) => [w.source_ref.slice(src.length + 1), w.reason])).toEqual([
       ['fifty', 'price: the title says 150,000 XAF, the price column 50 XAF'],
       ['titled', 'price: the title says 1,200,000 XAF, the price column 120,000 XAF'],
     ]);
@@ -133,7 +138,7 @@ describe('plausibility at the door', () => {
     expect(release.stdout).toContain('1 row(s) of');
     const released = (await listingsOf(db, src)).find((l) => l.source_ref === `${src}-high`)!;
     expect(Number(released.price)).toBe(Math.ceil(high * 1.05));
-    const again = await importFile(db.pool, { file, format: 'ndjson', source: src });
+    const again = await importFile(db.pool, { file, format: 'ndjson', source: src, plausibility: true });
     expect(again.counts).toMatchObject({ accepted: 4, held: 4, unchanged: 4 });
     expect(admin('held', 'list', '--source', src, '--json').stdout).not.toContain(`${src}-high"`);
 

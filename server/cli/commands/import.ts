@@ -46,6 +46,7 @@ export const command: Command = {
       encoding,
       full: values.full ?? false,
       dryRun,
+      plausibility: true,
       onProgress: (p) => {
         const pct = p.totalBytes > 0 ? Math.floor((100 * p.bytes) / p.totalBytes) : 100;
         ctx.progress(
