@@ -77,13 +77,21 @@ export function titleAmounts(title: string): number[] {
 export class Plausibility {
   private readonly strata: Array<Map<string, Stratum>>;
   private readonly released: Map<string, number>;
+  /** References held by an earlier import and not released; those that pass now, to forget. */
+  private readonly stillHeld: Set<string>;
+  private readonly passed: string[] = [];
   readonly held: Array<HeldRow & { record: StoredRecord }> = [];
   readonly warnings: PriceWarning[] = [];
   private warned = 0;
 
-  constructor(strata: Array<Map<string, Stratum>> = LEVELS.map(() => new Map()), released = new Map<string, number>()) {
+  constructor(
+    strata: Array<Map<string, Stratum>> = LEVELS.map(() => new Map()),
+    released = new Map<string, number>(),
+    stillHeld = new Set<string>(),
+  ) {
     this.strata = strata;
     this.released = released;
+    this.stillHeld = stillHeld;
   }
 
   /** The strata of the stored active listings, and the rows of `source` operators released. */
@@ -102,11 +110,12 @@ export class Plausibility {
       );
       strata.push(new Map(rows.map((r) => [keyOf(level, r), { n: r.n, median: r.median, sigma: 1.4826 * r.mad }])));
     }
-    const { rows } = await db.query<{ source_ref: string; price: string }>(
-      'SELECT source_ref, price FROM held_listings WHERE source = $1 AND released_at IS NOT NULL',
+    const { rows } = await db.query<{ source_ref: string; price: string; released: boolean }>(
+      'SELECT source_ref, price, released_at IS NOT NULL AS released FROM held_listings WHERE source = $1',
       [source],
     );
-    return new Plausibility(strata, new Map(rows.map((r) => [r.source_ref, Number(r.price)])));
+    const released = new Map(rows.filter((r) => r.released).map((r) => [r.source_ref, Number(r.price)]));
+    return new Plausibility(strata, released, new Set(rows.filter((r) => !r.released).map((r) => r.source_ref)));
   }
 
   /** Why the price of `r` cannot be served as it is, or null. */
@@ -142,7 +151,10 @@ export class Plausibility {
     if (warning && this.warned++ < REPORT_CAP) this.warnings.push({ line, source_ref: record.source_ref, reason: warning });
     if (this.released.get(record.source_ref) === record.price) return false;
     const reason = this.reasonFor(record);
-    if (!reason) return false;
+    if (!reason) {
+      if (this.stillHeld.delete(record.source_ref)) this.passed.push(record.source_ref);
+      return false;
+    }
     this.held.push({
       line,
       source_ref: record.source_ref,
@@ -161,8 +173,17 @@ export class Plausibility {
     };
   }
 
-  /** Keeps the held rows of `source` (a row held again replaces its earlier hold, unreleased). */
+  /**
+   * Keeps the held rows of `source` (a row held again replaces its earlier hold,
+   * unreleased), and forgets earlier holds whose row passed this time.
+   */
   async store(db: Queryable, source: string, now: Date): Promise<void> {
+    if (this.passed.length > 0) {
+      await db.query('DELETE FROM held_listings WHERE source = $1 AND released_at IS NULL AND source_ref = ANY($2::text[])', [
+        source,
+        this.passed,
+      ]);
+    }
     // One statement cannot write a reference twice: the file's last row of a reference stands.
     const rows = [...new Map(this.held.map((h) => [h.source_ref, h])).values()];
     for (let i = 0; i < rows.length; i += 1_000) {

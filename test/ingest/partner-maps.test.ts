@@ -29,6 +29,7 @@ beforeAll(() => {
 afterAll(async () => {
   for (const [city, folded] of refused)
     await db.pool.query('DELETE FROM quarter_aliases WHERE city_key = $1 AND folded = $2', [city, folded]);
+  await db.pool.query('DELETE FROM held_listings WHERE source = ANY($1::text[])', [sources]);
   await removeSource(db, ...sources);
   work.remove();
   await db.close();
@@ -176,6 +177,12 @@ describe('the shared koutchoumi crawl through examples/feeds/koutchoumi-rents.co
     expect(again.counts).toMatchObject({ updated: 0 });
     expect(again.counts.accepted + again.counts.held!).toBe(2564);
     expect(again.counts.inserted).toBeLessThanOrEqual(result.counts.held!);
+    // What is still held is what this import held: earlier holds now stored are forgotten.
+    const { rows: held } = await db.pool.query<{ source_ref: string }>(
+      'SELECT source_ref FROM held_listings WHERE source = $1 ORDER BY 1',
+      [src],
+    );
+    expect(held.map((h) => h.source_ref)).toEqual([...new Set(again.held!.map((h) => h.source_ref))].sort());
     expect(furnishedTitles).toBeGreaterThan(0);
     const furnishedStored = rows.find((r) => r.purpose === 'furnished_rent')?.n ?? 0;
     expect(furnishedStored).toBeGreaterThan(0);
