@@ -22,6 +22,7 @@ import { type ImportCounts, ImportLog, type ImportReportHead, type Rejection, ty
 import type { Queryable } from './upsert.js';
 import { operatorAliases, QuarterResolver } from './quarters.js';
 import { Plausibility } from './plausibility.js';
+import { backfillDate } from './backfill.js';
 
 export interface ImportOptions {
   file: string;
@@ -48,6 +49,8 @@ export interface ImportOptions {
    * off by default here, for tests of other concerns whose prices are synthetic.
    */
   plausibility?: boolean;
+  /** A backfill's date: rows without `listed_at` were listed then, not on the import day (backfill.ts). */
+  listedAt?: Date;
   onProgress?: (p: ImportProgress) => void;
 }
 
@@ -233,6 +236,7 @@ class FeedImport {
       'error' in row
         ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef }
         : checkPartnerRow(row.value, this.resolver, this.opts.columns, this.opts.format === 'ndjson');
+    if (checked.ok && this.opts.listedAt) backfillDate(checked.record, this.opts.listedAt);
     if (checked.ok && this.plausibility?.check(checked.record, row.line)) {
       // Held, not written: kept in held_listings with its reason, and not withdrawn by `full`.
       this.counts.held!++;

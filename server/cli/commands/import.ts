@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { columnMap, encodingOption, feedFormat, sourceName, thousands } from '../ingest-options.js';
 import { formatFromPath } from '../../ingest/feed-reader.js';
 import { type ImportResult, importFile } from '../../ingest/import.js';
-import { parseOptions } from '../args.js';
+import { dayOption, parseOptions } from '../args.js';
 import { type Command, UsageError } from '../io.js';
 
 /** Listings imported without --source belong to this feed. */
@@ -12,7 +12,7 @@ export const DEFAULT_IMPORT_SOURCE = 'import';
 export const command: Command = {
   name: 'import',
   usage:
-    'import FILE [--source NAME] [--full] [--dry-run] [--format ndjson|csv] [--columns MAP.json] [--encoding auto|utf-8|windows-1252] [--json]',
+    'import FILE [--source NAME] [--full] [--dry-run] [--format ndjson|csv] [--columns MAP.json] [--encoding auto|utf-8|windows-1252] [--listed-at YYYY-MM-DD] [--json]',
   async run(args, ctx) {
     const { values, positionals } = parseOptions(
       args,
@@ -23,6 +23,7 @@ export const command: Command = {
         format: { type: 'string' },
         columns: { type: 'string' },
         encoding: { type: 'string' },
+        'listed-at': { type: 'string' },
       },
       true,
     );
@@ -36,6 +37,8 @@ export const command: Command = {
     const dryRun = values['dry-run'] ?? false;
     const columns = columnMap(values.columns);
     const encoding = encodingOption(values.encoding);
+    const listedAt = dayOption(values['listed-at'], 'listed-at');
+    if (listedAt && listedAt.getTime() > Date.now()) throw new UsageError('--listed-at must not be in the future');
 
     const pool = dryRun ? null : (await ctx.db()).pool;
     const result = await importFile(pool, {
@@ -47,6 +50,7 @@ export const command: Command = {
       full: values.full ?? false,
       dryRun,
       plausibility: true,
+      listedAt,
       onProgress: (p) => {
         const pct = p.totalBytes > 0 ? Math.floor((100 * p.bytes) / p.totalBytes) : 100;
         ctx.progress(
