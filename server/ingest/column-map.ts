@@ -126,7 +126,8 @@ export class ColumnMap {
         throw new ColumnMapError(`${at}: a column name needs a letter or digit (write "" for an unnamed column, or "#1" for the first)`);
       }
       if (key === '#0') throw new ColumnMapError(`${at}: columns are counted from 1 ("#1" is the first)`);
-      if (this.columns.has(key)) throw new ColumnMapError(`${at}: the same column as another name of "columns" (case and accents aside)`);
+      if (this.columns.has(key))
+        throw new ColumnMapError(`${at}: the same column as another name of "columns" (case and accents aside): keep one`);
       if (isObject(field)) {
         const spec = readSplit(at, field, (f) => FIELDS.has(f), FIELD_LIST);
         for (const [f] of spec.parts) gives(`${at}.parts.${quoted(f)}`, f, name);
@@ -176,7 +177,8 @@ export class ColumnMap {
       const byKey = new Map<string, Scalar | null>();
       for (const [label, value] of Object.entries(labels)) {
         const key = matchKey(label);
-        if (byKey.has(key)) throw new ColumnMapError(`${at}.${quoted(label)}: the same label as another of ${at} (case and accents aside)`);
+        if (byKey.has(key))
+          throw new ColumnMapError(`${at}.${quoted(label)}: the same label as another of ${at} (case and accents aside): keep one`);
         byKey.set(key, value === null ? null : checkedValue(`${at}.${quoted(label)}`, field, value));
       }
       this.labels.set(field, byKey);
@@ -190,7 +192,9 @@ export class ColumnMap {
     for (const [field, rules] of Object.entries(match)) {
       const at = `match.${quoted(field)}`;
       if (!FIELDS.has(field)) throw new ColumnMapError(`${at}: not a field; the fields are ${FIELD_LIST}`);
-      if (!Array.isArray(rules) || rules.length === 0) throw new ColumnMapError(`${at}: must be a list of rules, tried in order`);
+      if (!Array.isArray(rules) || rules.length === 0) {
+        throw new ColumnMapError(`${at}: must be a list of rules, tried in order: [ { "in": "title", "keywords": [...], "value": ... } ]`);
+      }
       const check = (where: string, v: unknown) => (v === null ? null : checkedValue(where, field, v));
       this.rules.set(
         field,
