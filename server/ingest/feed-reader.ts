@@ -37,7 +37,8 @@ export interface ReadProgress extends LineProgress {
 
 /** A partner's CSV header in Mboa's terms (column-map.ts): a field, null (ignored) or undefined (unknown). */
 export interface CsvColumns {
-  fieldOf(name: string): string | null | undefined;
+  /** `index`: the column's position from 0 (a map may name a column by position). */
+  fieldOf(name: string, index?: number): string | null | undefined;
   /** Fields every row gets without a column. */
   provided: ReadonlySet<string>;
 }
@@ -180,7 +181,7 @@ const REQUIRED_COLUMNS = ['source_ref', 'price', 'city', 'neighborhood', 'type',
 function checkHeader(cells: string[], columns: CsvColumns | undefined): (string | null)[] {
   const names = cells.map((c) => c.trim());
   const known = new Set<string>(RECORD_FIELDS);
-  const header = names.map((h) => (columns ? columns.fieldOf(h) : known.has(h) ? h : undefined));
+  const header = names.map((h, i) => (columns ? columns.fieldOf(h, i) : known.has(h) ? h : undefined));
   const unknown = names.filter((_, i) => header[i] === undefined);
   if (unknown.length > 0) {
     const unreadable = unknown.some((u) => u.includes('\ufffd')) ? ' (the header is not UTF-8: try --encoding windows-1252)' : '';

@@ -10,63 +10,20 @@ import { statSync } from 'node:fs';
 import type pg from 'pg';
 import { refreshMarketFigures } from './market-refresh.js';
 import { estimatedListings, shouldBulkLoad, withSecondaryIndexesRebuilt } from './bulk-load.js';
-import type { ColumnMap } from './column-map.js';
-import type { FeedEncoding } from './encoding.js';
-import { type FeedFormat, type FeedRow, readFeed, type ReadProgress } from './feed-reader.js';
+import { type FeedRow, readFeed, type ReadProgress } from './feed-reader.js';
 import { checkPartnerRow } from './partner-row.js';
 import { fingerprintOf } from './columns.js';
 import { PartitionedWriter } from './partitioned-writer.js';
 import { SeenReferences, withdrawalGuard } from './removals.js';
 import { AdvertsSeen, ReferencesInFile } from './repeats.js';
-import { type Held, type ImportCounts, ImportLog, type ImportReportHead, type Rejection, type Repeat } from './report.js';
+import { type ImportCounts, ImportLog, type ImportReportHead } from './report.js';
+import type { ImportOptions, ImportResult } from './import-options.js';
 import type { Queryable } from './upsert.js';
 import { operatorAliases, QuarterResolver } from './quarters.js';
+import { Plausibility } from './plausibility.js';
+import { backfillDate } from './backfill.js';
 
-export interface ImportOptions {
-  file: string;
-  format: FeedFormat;
-  source: string;
-  /** A partner's column names, labels and constants (column-map.ts). */
-  columns?: ColumnMap;
-  /** The file's text encoding; `auto` (default) detects UTF-8 or Windows-1252. */
-  encoding?: FeedEncoding;
-  full?: boolean;
-  /** With `full`: withdraw even past the guards (an unreadable record, too large a share; removals.ts). */
-  forceFull?: boolean;
-  dryRun?: boolean;
-  /** The import's timestamp for updated_at, removed_at and price changes. Default: now. */
-  now?: Date;
-  /** Concurrent batch writes (database connections used). Default 2. */
-  concurrency?: number;
-  batchRows?: number;
-  /**
-   * `auto` (default) bulk-loads a file at least twice the size of the table (see
-   * bulk-load.ts); `never` and `always` force the choice (benchmarks, tests).
-   */
-  bulk?: 'auto' | 'never' | 'always';
-  onProgress?: (p: ImportProgress) => void;
-}
-
-export interface ImportProgress {
-  rows: number;
-  rejected: number;
-  skipped: number;
-  bytes: number;
-  totalBytes: number;
-  seconds: number;
-}
-
-export interface ImportResult extends ImportReportHead {
-  report_path: string;
-  /** The first rejections, for a summary on screen; the report has them all. */
-  rejected_sample: Rejection[];
-  /** The first skipped rows (price on request), likewise. */
-  skipped_sample: Rejection[];
-  /** The first repeats folded, likewise. */
-  repeats_sample: Repeat[];
-  /** The first rows held (a reference already in the file), likewise. */
-  held_sample: Held[];
-}
+export type { ImportOptions, ImportResult } from './import-options.js';
 
 export function reportPathFor(file: string): string {
   return `${file}.report.json`;
@@ -120,6 +77,8 @@ class FeedImport {
   /** Whether the source had active listings when the import began (repeats to fold into). */
   private foldIntoStored = false;
   private resolver = new QuarterResolver();
+  /** Prices checked against floors and their stratum (plausibility.ts): implausible rows are held. */
+  private plausibility: Plausibility | null = null;
   private indexSeconds: number | undefined;
 
   constructor(
@@ -136,7 +95,11 @@ class FeedImport {
     try {
       // Quarter names resolve with the operators' aliases too.
       if (this.pool) this.resolver = new QuarterResolver(await operatorAliases(this.pool));
+      if (this.opts.plausibility) {
+        this.plausibility = this.pool ? await Plausibility.load(this.pool, this.opts.source) : new Plausibility();
+      }
       await this.loadAll();
+      if (!this.dryRun) await this.plausibility?.store(this.pool!, this.opts.source, this.now);
     } catch (err) {
       this.log.discard();
       throw err;
@@ -244,6 +207,13 @@ class FeedImport {
       'error' in row
         ? { ok: false as const, reason: row.error, sourceRef: row.sourceRef }
         : checkPartnerRow(row.value, this.resolver, this.opts.columns, this.opts.format === 'ndjson');
+    if (checked.ok && this.opts.listedAt) backfillDate(checked.record, this.opts.listedAt);
+    if (checked.ok && this.plausibility?.check(checked.record, row.line)) {
+      // Held, not written: kept in held_listings with its reason, and not withdrawn by `full`.
+      this.counts.held++;
+      await seen?.add([checked.record.source_ref]);
+      return;
+    }
     if (checked.ok) {
       const { record } = checked;
       const first = this.refs.earlier(record.source_ref, row.line);
@@ -333,6 +303,8 @@ class FeedImport {
       },
       counts,
       unresolved_neighborhoods: this.resolver.unresolved(),
+      approximate_neighborhoods: this.resolver.approximate(),
+      ...this.plausibility?.report(),
       ...(this.fullSkippedReason ? { full_skipped_reason: this.fullSkippedReason } : {}),
       ...(this.fullForced ? { full_forced: this.fullForced } : {}),
     };

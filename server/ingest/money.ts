@@ -29,6 +29,8 @@ const PER_OTHER: Array<[RegExp, string]> = [
   [/(\/|\bpar\b|\bper\b)\s*(an|annee|year)s?\b|\bannuel(le)?s?\b/, 'a price per year (rent prices are per month)'],
 ];
 const LABEL = /^(prix|price|loyer|rent|montant|tarif|valeur)\s*:?\s*/;
+/** A page's bullet before the amount (`> 130 000 FCFA`): not "more than", nothing to read. */
+const BULLET = /^[>•·*»→]+\s*/;
 const TAX_WORDS = /\b(ttc|ht|net)\b/g;
 const MULTIPLIERS: Array<[RegExp, number]> = [
   [/\b(milliards?|mds?|mrd|billions?|bn)\b/, 9],
@@ -47,7 +49,7 @@ function fold(text: string): string {
 }
 
 export function readPrice(text: string): PriceReading {
-  let s = fold(text).replace(LABEL, '');
+  let s = fold(text).replace(BULLET, '').replace(LABEL, '');
   if (ON_REQUEST.test(s)) return { kind: 'on_request' };
   const negotiable = NEGOTIABLE.test(s);
   s = s.replace(new RegExp(NEGOTIABLE, 'g'), ' ');

@@ -6,6 +6,7 @@
  */
 import { GAZETTEER, type GazetteerCity, type OperatorAliases, type Quarter, foldQuarter, resolveQuarter } from '../platform/gazetteer.js';
 import { closestNames, matchKey } from '../platform/text.js';
+import { approximateQuarter } from './approximate-quarter.js';
 import type { Queryable } from './upsert.js';
 
 const SYNC_SQL = `
@@ -61,22 +62,47 @@ function closestTo(raw: string, names: string[]): string[] {
   return [...found].slice(0, 3);
 }
 
+/** A name resolved by approximate-quarter.ts: the import report lists it, an operator may overrule it. */
+export interface ApproximateName {
+  city: string;
+  name: string;
+  quarter: string;
+  how: string;
+  rows: number;
+}
+
+/** A quarter found for a name only approximately: `how` it was matched. */
+export type ResolvedQuarter = Quarter & { approximate?: string };
+
 /** Resolves raw quarter names for one import, each distinct name once. */
 export class QuarterResolver {
   /** City key → raw name → quarter: no string built per row (a million rows, a few hundred names). */
-  private readonly cache = new Map<string, Map<string, Quarter | null>>();
+  private readonly cache = new Map<string, Map<string, ResolvedQuarter | null>>();
   private cached = 0;
   private readonly misses = new Map<string, { city: GazetteerCity; name: string; rows: number }>();
+  private readonly approximations = new Map<string, ApproximateName>();
 
   constructor(private readonly aliases: OperatorAliases = new Map()) {}
 
-  resolve(city: GazetteerCity, raw: string): Quarter | null {
+  resolve(city: GazetteerCity, raw: string): ResolvedQuarter | null {
     let names = this.cache.get(city.key);
     if (!names) this.cache.set(city.key, (names = new Map()));
     let found = names.get(raw);
     if (found === undefined) {
       found = resolveQuarter(city, raw, this.aliases);
+      if (found === null) {
+        const near = approximateQuarter(city, raw, this.aliases);
+        if (near) found = { ...near.quarter, approximate: near.how };
+      }
       if (this.cached++ < 100_000) names.set(raw, found);
+    }
+    if (found?.approximate) {
+      const key = `${city.key}\u0000${foldQuarter(raw)}`;
+      const seen = this.approximations.get(key);
+      if (seen) seen.rows++;
+      else if (this.approximations.size < 10_000) {
+        this.approximations.set(key, { city: city.name, name: raw.trim(), quarter: found.name, how: found.approximate, rows: 1 });
+      }
     }
     if (found === null) {
       const missKey = `${city.key}\u0000${foldQuarter(raw)}`;
@@ -85,6 +111,11 @@ export class QuarterResolver {
       else if (this.misses.size < 10_000) this.misses.set(missKey, { city, name: raw.trim(), rows: 1 });
     }
     return found;
+  }
+
+  /** The names matched approximately, most rows first: each to check, and overrule if wrong. */
+  approximate(): ApproximateName[] {
+    return [...this.approximations.values()].sort((a, b) => b.rows - a.rows || a.name.localeCompare(b.name, 'fr'));
   }
 
   /** The names no quarter was found for, most rows first, with the closest known names. */
@@ -121,16 +152,50 @@ export async function addAlias(db: Queryable, cityName: string, raw: string, tar
      ON CONFLICT (city_key, folded) DO UPDATE SET alias = EXCLUDED.alias, target = EXCLUDED.target`,
     [city.key, folded, raw.trim(), quarter.name],
   );
-  const { rows } = await db.query<{ raw_neighborhood: string }>(
-    `SELECT DISTINCT raw_neighborhood FROM listings WHERE city_key = $1 AND neighborhood_key IS NULL AND raw_neighborhood IS NOT NULL`,
-    [city.key],
-  );
-  const names = rows.map((r) => r.raw_neighborhood).filter((n) => foldQuarter(n) === folded);
+  // The listings filed under the city alone for that name, or matched approximately (their raw name kept).
+  const names = await rawNames(db, city.key, folded);
   if (names.length === 0) return { quarter: quarter.name, moved: 0 };
   const moved = await db.query(
     `UPDATE listings SET neighborhood = $3, neighborhood_key = $4, raw_neighborhood = NULL, updated_at = now()
-     WHERE city_key = $1 AND neighborhood_key IS NULL AND raw_neighborhood = ANY($2::text[])`,
+     WHERE city_key = $1 AND raw_neighborhood = ANY($2::text[])`,
     [city.key, names, quarter.name, quarter.key],
   );
   return { quarter: quarter.name, moved: moved.rowCount ?? 0 };
+}
+
+async function rawNames(db: Queryable, cityKey: string, folded: string): Promise<string[]> {
+  const { rows } = await db.query<{ raw_neighborhood: string }>(
+    `SELECT DISTINCT raw_neighborhood FROM listings WHERE city_key = $1 AND raw_neighborhood IS NOT NULL`,
+    [cityKey],
+  );
+  return rows.map((r) => r.raw_neighborhood).filter((n) => foldQuarter(n) === folded);
+}
+
+/**
+ * `admin alias refuse`: `raw` names no quarter of `cityName` (an approximate match of an
+ * import report was wrong). Later imports file it under the city alone, and the listings
+ * already matched to a quarter through it go back to the city alone. Returns how many moved.
+ */
+export async function refuseAlias(db: Queryable, cityName: string, raw: string): Promise<{ moved: number }> {
+  const city = GAZETTEER.get(matchKey(cityName));
+  if (!city)
+    throw new AliasError(`unknown city "${cityName}": the gazetteer covers ${[...GAZETTEER.values()].map((c) => c.name).join(', ')}`);
+  const folded = foldQuarter(raw);
+  if (folded === '') throw new AliasError('the name to refuse must not be empty');
+  const existing = city.byName.get(folded);
+  if (existing) throw new AliasError(`"${raw}" is a name of ${existing.name} in the gazetteer: it cannot be refused`);
+  // An empty target: the name stands for no quarter (resolveQuarter finds none, approximate matching is not tried).
+  await db.query(
+    `INSERT INTO quarter_aliases (city_key, folded, alias, target) VALUES ($1, $2, $3, '')
+     ON CONFLICT (city_key, folded) DO UPDATE SET alias = EXCLUDED.alias, target = ''`,
+    [city.key, folded, raw.trim()],
+  );
+  const names = await rawNames(db, city.key, folded);
+  if (names.length === 0) return { moved: 0 };
+  const moved = await db.query(
+    `UPDATE listings SET neighborhood = NULL, neighborhood_key = NULL, updated_at = now()
+     WHERE city_key = $1 AND raw_neighborhood = ANY($2::text[]) AND neighborhood_key IS NOT NULL`,
+    [city.key, names],
+  );
+  return { moved: moved.rowCount ?? 0 };
 }

@@ -12,7 +12,8 @@ import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:f
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import type { UnresolvedName } from './quarters.js';
+import type { HeldRow, PriceWarning } from './plausibility.js';
+import type { ApproximateName, UnresolvedName } from './quarters.js';
 
 export interface Rejection {
   line: number;
@@ -56,7 +57,11 @@ export interface ImportCounts {
   rejected: number;
   /** Of the rejected: records that could not be read at all (then --full withdraws nothing). */
   unreadable: number;
-  /** Valid rows whose reference an earlier row of the file had: listed under `held`, not stored. */
+  /**
+   * Valid rows held, not stored: a reference an earlier row of the file had (listed under
+   * `held`), or an implausible price (listed under `held_prices`, kept until an operator
+   * releases it: plausibility.ts).
+   */
   held: number;
   inserted: number;
   /** Existing listings with a changed field. */
@@ -99,6 +104,12 @@ export interface ImportReportHead {
    * (`npm run admin -- alias add CITY NAME QUARTER` files them, and their rows, under one).
    */
   unresolved_neighborhoods: UnresolvedName[];
+  /** Names matched to a quarter only approximately (approximate-quarter.ts): to check. */
+  approximate_neighborhoods: ApproximateName[];
+  /** The held rows with their reasons (the first thousand; `admin held list` has them all). */
+  held_prices?: HeldRow[];
+  /** Rows whose title names a price ×10 away from the price column. */
+  price_warnings?: PriceWarning[];
   /** Why --full removed nothing although asked, if it did not run. */
   full_skipped_reason?: string;
   /** With --force-full: the guard it overrode (what --full would otherwise have refused). */

@@ -86,6 +86,7 @@ export function validateRow(value: Record<string, unknown>, resolver: QuarterRes
     record.city = city.name;
     const quarter = record.neighborhood ? resolver.resolve(city, record.neighborhood) : null;
     if (quarter) {
+      if (quarter.approximate) record.raw_neighborhood = record.neighborhood; // kept for `admin alias` to overrule
       record.neighborhood = quarter.name;
       record.neighborhood_key = quarter.key;
     } else if (record.neighborhood) {

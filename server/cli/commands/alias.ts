@@ -1,5 +1,5 @@
 import { refreshMarketFigures } from '../../ingest/market-refresh.js';
-import { AliasError, addAlias } from '../../ingest/quarters.js';
+import { AliasError, addAlias, refuseAlias } from '../../ingest/quarters.js';
 import { parseOptions } from '../args.js';
 import { type Command, UsageError } from '../io.js';
 
@@ -31,4 +31,31 @@ const add: Command = {
   },
 };
 
-export const commands: Command[] = [add];
+/**
+ * `alias refuse CITY NAME`: an approximate match an import report lists was wrong; NAME
+ * stands for no quarter, its listings go back to the city alone, and later imports agree.
+ */
+const refuse: Command = {
+  name: 'alias refuse',
+  usage: 'alias refuse CITY NAME   (e.g. alias refuse Douala "Rue Bali")',
+  async run(args, ctx) {
+    const { positionals } = parseOptions(args, {}, true);
+    if (positionals.length !== 2) throw new UsageError('give CITY and NAME');
+    const [city, raw] = positionals;
+    const db = await ctx.db();
+    let result: { moved: number };
+    try {
+      result = await refuseAlias(db.pool, city, raw);
+    } catch (err) {
+      if (err instanceof AliasError) throw new UsageError(err.message);
+      throw err;
+    }
+    if (result.moved > 0) await refreshMarketFigures(db.pool);
+    ctx.print(
+      { city, refused: raw, moved: result.moved },
+      `"${raw}" names no quarter of ${city}; ${result.moved} listing(s) back to the city alone`,
+    );
+  },
+};
+
+export const commands: Command[] = [add, refuse];

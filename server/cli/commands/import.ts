@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { columnMap, encodingOption, feedFormat, sourceName, thousands } from '../ingest-options.js';
 import { formatFromPath } from '../../ingest/feed-reader.js';
 import { type ImportResult, importFile } from '../../ingest/import.js';
-import { parseOptions } from '../args.js';
+import { dayOption, parseOptions } from '../args.js';
 import { type Command, UsageError } from '../io.js';
 
 /** Listings imported without --source belong to this feed. */
@@ -12,7 +12,7 @@ export const DEFAULT_IMPORT_SOURCE = 'import';
 export const command: Command = {
   name: 'import',
   usage:
-    'import FILE [--source NAME] [--full [--force-full]] [--dry-run] [--format ndjson|csv] [--columns MAP.json] [--encoding auto|utf-8|windows-1252] [--json]',
+    'import FILE [--source NAME] [--full [--force-full]] [--dry-run] [--format ndjson|csv] [--columns MAP.json] [--encoding auto|utf-8|windows-1252] [--listed-at YYYY-MM-DD] [--json]',
   async run(args, ctx) {
     const { values, positionals } = parseOptions(
       args,
@@ -24,6 +24,7 @@ export const command: Command = {
         format: { type: 'string' },
         columns: { type: 'string' },
         encoding: { type: 'string' },
+        'listed-at': { type: 'string' },
       },
       true,
     );
@@ -38,6 +39,8 @@ export const command: Command = {
     const columns = columnMap(values.columns);
     if (values['force-full'] && !values.full) throw new UsageError('--force-full goes with --full');
     const encoding = encodingOption(values.encoding);
+    const listedAt = dayOption(values['listed-at'], 'listed-at');
+    if (listedAt && listedAt.getTime() > Date.now()) throw new UsageError('--listed-at must not be in the future');
 
     const pool = dryRun ? null : (await ctx.db()).pool;
     const result = await importFile(pool, {
@@ -49,6 +52,8 @@ export const command: Command = {
       full: values.full ?? false,
       forceFull: values['force-full'] ?? false,
       dryRun,
+      plausibility: true,
+      listedAt,
       onProgress: (p) => {
         const pct = p.totalBytes > 0 ? Math.floor((100 * p.bytes) / p.totalBytes) : 100;
         ctx.progress(
@@ -70,7 +75,7 @@ function human(r: ImportResult): string {
       `${thousands(c.lines)} lines, ${thousands(c.records)} records: ${thousands(c.accepted)} accepted, ${thousands(c.rejected)} rejected` +
       (c.unreadable > 0 ? ` (${thousands(c.unreadable)} unreadable)` : '') +
       (c.skipped > 0 ? `, ${thousands(c.skipped)} skipped (price on request)` : '') +
-      (c.held > 0 ? `, ${thousands(c.held)} held (reference already in the file)` : ''),
+      (c.held > 0 ? `, ${thousands(c.held)} held (a reference already in the file, or an implausible price)` : ''),
   ];
   if (!r.dry_run) {
     lines.push(
@@ -101,8 +106,13 @@ function human(r: ImportResult): string {
     }
   }
   if (r.held_sample.length > 0) {
-    lines.push(`Held rows${c.held > r.held_sample.length ? ` (first ${r.held_sample.length}, all in the report)` : ''}:`);
+    lines.push(`Held rows, reference already in the file (first ${r.held_sample.length} at most, all in the report):`);
     for (const x of r.held_sample) lines.push(`  line ${x.line} (${x.source_ref}): ${x.reason}`);
+  }
+  const prices = r.held_prices ?? [];
+  if (prices.length > 0) {
+    lines.push(`Held rows, implausible price (first ${Math.min(prices.length, 20)}; all: npm run admin -- held list):`);
+    for (const x of prices.slice(0, 20)) lines.push(`  line ${x.line} (${x.source_ref}): ${x.reason}`);
   }
   if (r.skipped_sample.length > 0) {
     lines.push(`Skipped rows${c.skipped > r.skipped_sample.length ? ` (first ${r.skipped_sample.length}, all in the report)` : ''}:`);
