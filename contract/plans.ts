@@ -16,6 +16,12 @@ export const ENDPOINTS = [
   'market.history',
   'exports.listings',
   'valuations.get',
+  'saved_searches.create',
+  'saved_searches.list',
+  'saved_searches.get',
+  'saved_searches.update',
+  'saved_searches.delete',
+  'saved_searches.listings',
 ] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
 
@@ -35,9 +41,19 @@ export interface PlanDefinition {
   /** The support level in English words, as the operator CLI lists plans. */
   support: string;
   usageAnalytics: boolean;
+  /** Saved searches an account may keep (0: not included). */
+  maxSavedSearches: number;
 }
 
 const STARTER_ENDPOINTS = ['ping', 'listings.search', 'listings.get', 'market.stats'] as const;
+const SAVED_SEARCH_ENDPOINTS = [
+  'saved_searches.create',
+  'saved_searches.list',
+  'saved_searches.get',
+  'saved_searches.update',
+  'saved_searches.delete',
+  'saved_searches.listings',
+] as const;
 
 export const PLANS: Record<PlanName, PlanDefinition> = {
   starter: {
@@ -51,6 +67,7 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
     supportLevel: 'email',
     support: 'e-mail',
     usageAnalytics: false,
+    maxSavedSearches: 0,
   },
   pro: {
     name: 'pro',
@@ -59,10 +76,11 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
     monthlyQuota: 100_000,
     ratePerMinute: 300,
     maxKeys: 5,
-    endpoints: [...STARTER_ENDPOINTS, 'market.trends', 'market.history'],
+    endpoints: [...STARTER_ENDPOINTS, 'market.trends', 'market.history', ...SAVED_SEARCH_ENDPOINTS],
     supportLevel: 'priority',
     support: 'priority, response under 24 h',
     usageAnalytics: true,
+    maxSavedSearches: 25,
   },
   enterprise: {
     name: 'enterprise',
@@ -75,6 +93,7 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
     supportLevel: 'dedicated',
     support: 'dedicated, response under 4 h; 99.9% SLA with on-call',
     usageAnalytics: true,
+    maxSavedSearches: 1_000,
   },
 };
 

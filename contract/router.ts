@@ -23,6 +23,7 @@ import {
   ZTrendsResponse,
   TREND_MIN_SAMPLE,
 } from './schemas.js';
+import { savedSearchRoutes } from './saved-searches-routes.js';
 import { VALUATION_CONFIDENCE_LEVEL, VALUATION_MIN_COMPARABLES, ZValuationQuery, ZValuationResponse } from './valuations.js';
 
 const c = initContract();
@@ -154,6 +155,7 @@ export const contract = c.router(
         metadata: meta('valuations.get'),
       },
     }),
+    savedSearches: c.router(savedSearchRoutes(meta)),
     ping: {
       method: 'GET',
       path: '/ping',

@@ -9,6 +9,7 @@ import { type QuotaListener, QuotaTracker, type QuotaWarningListener, warnOnCons
 import { Exports } from './resources/exports.js';
 import { Listings } from './resources/listings.js';
 import { Market } from './resources/market.js';
+import { SavedSearches } from './resources/saved-searches.js';
 import { Valuations } from './resources/valuations.js';
 import type { PingResponse, Quota } from './types.js';
 
@@ -95,6 +96,8 @@ export class Mboa {
   readonly valuations: Valuations;
   /** Bulk exports (Enterprise plan): every listing of a search in one resumable stream. */
   readonly exports: Exports;
+  /** Saved searches (Pro and Enterprise). */
+  readonly savedSearches: SavedSearches;
   /** Origin the client calls, without `/api/v1`. */
   readonly baseUrl: string;
   /** Milliseconds each attempt may take, unless a call says otherwise. */
@@ -136,6 +139,7 @@ export class Mboa {
     this.market = new Market(this.#http);
     this.valuations = new Valuations(this.#http);
     this.exports = new Exports(this.#http);
+    this.savedSearches = new SavedSearches(this.#http);
   }
 
   /**

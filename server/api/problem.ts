@@ -47,10 +47,15 @@ function fieldErrors(where: string, error: ZodError | null, known: readonly stri
 
 /** `known`: the route's query parameter names, for the suggestions of an unknown one. */
 export function validationProblemOf(
-  errors: { path: ZodError | null; query: ZodError | null; control?: TFieldError[] },
+  errors: { path: ZodError | null; query: ZodError | null; body?: ZodError | null; control?: TFieldError[] },
   known: readonly string[] = [],
 ): ApiError {
-  const fields = [...(errors.control ?? []), ...fieldErrors('path', errors.path, []), ...fieldErrors('query', errors.query, known)];
+  const fields = [
+    ...(errors.control ?? []),
+    ...fieldErrors('path', errors.path, []),
+    ...fieldErrors('query', errors.query, known),
+    ...fieldErrors('body', errors.body ?? null, []),
+  ];
   const detail = fields.map((e) => `${e.path}: ${e.message}`).join('; ') || 'The request is not valid.';
   return new ApiError('validation_error', detail, { errors: fields });
 }

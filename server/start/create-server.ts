@@ -39,6 +39,7 @@ import { Metrics } from '../platform/metrics.js';
 import { Readiness } from '../platform/readiness.js';
 import { metricsServer } from '../ops/routes.js';
 import { apiHandlers } from '../api/endpoints/index.js';
+import { SavedSearchStore } from '../api/saved-searches/store.js';
 import { readerOf } from '../api/reader.js';
 import { Drain } from '../http/drain.js';
 import { BackgroundWork } from '../platform/background-work.js';
@@ -196,7 +197,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       stillAllowed: apiStillAllowed(chainDeps),
       limits: { ...EXPORT_LIMITS, ...options.exports },
       logger,
-    }),
+    }, new SavedSearchStore(db.pool)),
     readers: {
       live: readerOf({
         data: { pool: reads.cheap, schema: 'public' },

@@ -45,12 +45,15 @@ export type ErrorCode =
   | 'plan_forbidden'
   | 'account_suspended'
   | 'email_unverified'
+  | 'plan_limit_reached'
   | 'not_found'
   | 'method_not_allowed'
   | 'request_timeout'
   | 'insufficient_data'
   | 'rate_limited'
   | 'quota_exceeded'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'headers_too_large'
   | 'internal_error'
   | 'unavailable'
@@ -556,6 +559,42 @@ export interface Ping {
    * @example "0.1.0"
    */
   version: string;
+}
+
+/** A saved search: the filters of `GET /listings` under a name. */
+export interface SavedSearch {
+  /**
+   * Stable identifier.
+   * @example "ss_k3m9x2q7a4b8c5d6"
+   */
+  id: string;
+  /**
+   * Its name.
+   * @example "3-bedroom flats under 250,000 XAF in Bonamoussadi"
+   */
+  name: string;
+  /**
+   * The filters, written as the query string of `GET /listings` carries them (lists joined by
+   * commas): the same parameters give the same listings.
+   */
+  filters: Record<string, string>;
+  /**
+   * `live`: the current listings, read with a live key. `sample`: the fixed public sample that test
+   * keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the quota.
+   * Also in the `X-Mboa-Dataset` header.
+   * @example "live"
+   */
+  dataset: 'live' | 'sample';
+  /**
+   * When it was saved (UTC).
+   * @example "2026-11-27T10:00:00.000Z"
+   */
+  created_at: string;
+  /**
+   * Last change (UTC).
+   * @example "2026-11-27T10:00:00.000Z"
+   */
+  updated_at: string;
 }
 
 /** One field at fault in a `validation_error`. */
@@ -1766,6 +1805,178 @@ export interface ValuationsGetResponse {
     as_of: string;
   };
   meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.create */
+
+/**
+ * Body of a 201 answer of `POST /api/v1/saved-searches` (`savedSearches.create`): Save a search.
+ *
+ * Saves the filters of `GET /listings` under a name. JSON body (`Content-Type: application/json`,
+ * at most 16 kB); its places are checked like the search's. Pro and Enterprise; the number an
+ * account may keep is set by its plan (a further one is a 403 `plan_limit_reached`). A test key's
+ * saved searches are its own and follow the public sample (`dataset: sample`).
+ */
+export interface SavedSearchesCreateResponse {
+  data: SavedSearch;
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.list */
+
+/**
+ * Body of a 200 answer of `GET /api/v1/saved-searches` (`savedSearches.list`): List saved searches.
+ *
+ * The saved searches of the account for the dataset the key reads, oldest first. Pro and
+ * Enterprise; the number an account may keep is set by its plan (a further one is a 403
+ * `plan_limit_reached`).
+ */
+export interface SavedSearchesListResponse {
+  data: SavedSearch[];
+  meta: CollectionMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.get */
+
+/**
+ * Path parameters of `GET /api/v1/saved-searches/{id}` (`savedSearches.get`): Get a saved search.
+ *
+ * One saved search. Pro and Enterprise; the number an account may keep is set by its plan (a
+ * further one is a 403 `plan_limit_reached`).
+ */
+export interface SavedSearchesGetPathParams {
+  /**
+   * Saved search identifier.
+   * @example "ss_k3m9x2q7a4b8c5d6"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `GET /api/v1/saved-searches/{id}` (`savedSearches.get`): Get a saved
+ * search.
+ */
+export interface SavedSearchesGetResponse {
+  data: SavedSearch;
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.update */
+
+/**
+ * Path parameters of `PATCH /api/v1/saved-searches/{id}` (`savedSearches.update`): Rename a saved
+ * search or change its filters.
+ *
+ * `filters`, when given, replace the saved ones entirely. Pro and Enterprise; the number an account
+ * may keep is set by its plan (a further one is a 403 `plan_limit_reached`).
+ */
+export interface SavedSearchesUpdatePathParams {
+  /**
+   * Saved search identifier.
+   * @example "ss_k3m9x2q7a4b8c5d6"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `PATCH /api/v1/saved-searches/{id}` (`savedSearches.update`): Rename a
+ * saved search or change its filters.
+ */
+export interface SavedSearchesUpdateResponse {
+  data: SavedSearch;
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.delete */
+
+/**
+ * Path parameters of `DELETE /api/v1/saved-searches/{id}` (`savedSearches.delete`): Delete a saved
+ * search.
+ *
+ * Deletes it for good. Pro and Enterprise; the number an account may keep is set by its plan (a
+ * further one is a 403 `plan_limit_reached`).
+ */
+export interface SavedSearchesDeletePathParams {
+  /**
+   * Saved search identifier.
+   * @example "ss_k3m9x2q7a4b8c5d6"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `DELETE /api/v1/saved-searches/{id}` (`savedSearches.delete`): Delete a
+ * saved search.
+ */
+export interface SavedSearchesDeleteResponse {
+  data: {
+    /**
+     * The saved search deleted.
+     * @example "ss_k3m9x2q7a4b8c5d6"
+     */
+    id: string;
+    /**
+     * Always true.
+     * @example true
+     */
+    deleted: true;
+  };
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.listings */
+
+/**
+ * Query parameters of `GET /api/v1/saved-searches/{id}/listings` (`savedSearches.listings`): The
+ * listings a saved search matches now.
+ *
+ * One page of the listings matching the saved filters, read by the same query as `GET /listings`
+ * with those filters (same order, same total). Pro and Enterprise; the number an account may keep
+ * is set by its plan (a further one is a 403 `plan_limit_reached`).
+ */
+export interface SavedSearchesListingsParams {
+  /**
+   * As for `GET /listings`.
+   * @default "-listed_at"
+   * @example "-listed_at"
+   */
+  sort?: ListingSort | undefined;
+  /**
+   * Page size. A whole number written in digits, 1 to 200.
+   * @default 20
+   * @example 50
+   */
+  limit?: number | undefined;
+  /** `meta.next_cursor` of the previous page. */
+  cursor?: string | undefined;
+  /**
+   * Currency of `price` and `price_per_m2` in the answer: `XAF` (default, whole francs) or `EUR`
+   * (at the fixed parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).
+   * @default "XAF"
+   * @example "EUR"
+   */
+  currency?: Currency | undefined;
+}
+
+/**
+ * Path parameters of `GET /api/v1/saved-searches/{id}/listings` (`savedSearches.listings`): The
+ * listings a saved search matches now.
+ */
+export interface SavedSearchesListingsPathParams {
+  /**
+   * Saved search identifier.
+   * @example "ss_k3m9x2q7a4b8c5d6"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `GET /api/v1/saved-searches/{id}/listings` (`savedSearches.listings`):
+ * The listings a saved search matches now.
+ */
+export interface SavedSearchesListingsResponse {
+  data: Listing[];
+  meta: PageMeta;
 }
 
 /* ---------------------------------------------------------------- ping */

@@ -12,15 +12,18 @@ import { history } from './history.js';
 import { listing } from './listing.js';
 import { stats, trends } from './market.js';
 import { ping } from './ping.js';
+import { savedSearchHandlers } from './saved-searches.js';
+import type { SavedSearchStore } from '../saved-searches/store.js';
 import { search } from './search.js';
 import { valuation } from './valuation.js';
 
-export function apiHandlers(exports: ExportDeps) {
+export function apiHandlers(exports: ExportDeps, savedSearches: SavedSearchStore) {
   return defineHandlers(contract, {
     listings: { search, get: listing },
     market: { stats, trends, history },
     exports: { listings: exportListings(exports) },
     valuations: { get: valuation },
+    savedSearches: savedSearchHandlers(savedSearches),
     ping,
   });
 }
