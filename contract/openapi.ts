@@ -156,17 +156,22 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
     };
     const samples = codeSamples(metadata.endpoint, route.path, origin);
     const plans = metadata.plans.map((p) => PLANS[p].label).join(', ');
-    const success = successContent(route.responses[200], registry);
+    // A write answers 201 when it creates something (saved searches), else 200 like a read.
+    const status = 201 in route.responses ? 201 : 200;
+    const success = successContent((route.responses as Record<number, unknown>)[status], registry);
     const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const body = 'body' in route && route.body ? toJsonSchema(route.body as ZodTypeAny, 'input') : undefined;
     paths[path] = {
-      get: {
+      ...paths[path],
+      [route.method.toLowerCase()]: {
         operationId: op.id,
         summary: route.summary,
         description: `${route.description ?? ''}\n\nPlans: ${plans}.${metadata.counted ? '' : ' Never counted in the quota.'}\n\n${samplesMarkdown(samples)}`,
         tags: [op.tag],
         parameters: parameters(route),
+        ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
         responses: {
-          200: {
+          [status]: {
             description: metadata.counted ? 'Success (one call of your monthly quota).' : 'Success (not counted).',
             headers: successHeaders(),
             content: {
@@ -177,7 +182,7 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
                 : {}),
             },
           },
-          ...errorResponseRefs([400, 401, 403, ...(path.includes('{id}') ? [404] : []), 405, 429, 500, 503]),
+          ...errorResponseRefs([400, 401, 403, ...(path.includes('{id}') ? [404] : []), 405, ...(body ? [413, 415] : []), 429, 500, 503]),
         },
         'x-mboa-plans': metadata.plans,
         'x-codeSamples': samples,

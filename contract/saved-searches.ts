@@ -22,8 +22,18 @@ export const ZSavedSearchParams = z.object({
 
 /** The filters as a request body gives them: `GET /listings`'s names and values (numbers may be JSON numbers, lists arrays). */
 export const ZSavedSearchFiltersInput = extendApi(
-  ZListingFilters.strict().superRefine(checkListingFilterRanges).superRefine(checkGeoParams),
-  { description: 'The filters of `GET /listings` (without `sort`, `limit`, `cursor` or `currency`; prices in XAF).' },
+  z.preprocess(
+    // A list may be a JSON array: the query string's commas, as the search reads them.
+    (value) =>
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]))
+        : value,
+    ZListingFilters.strict().superRefine(checkListingFilterRanges).superRefine(checkGeoParams),
+  ),
+  {
+    description:
+      'The filters of `GET /listings` (without `sort`, `limit`, `cursor` or `currency`; prices in XAF). A list may be a JSON array or text with commas.',
+  },
 );
 
 const name = extendApi(z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'), {
