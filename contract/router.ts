@@ -24,6 +24,7 @@ import {
   TREND_MIN_SAMPLE,
 } from './schemas.js';
 import { savedSearchRoutes } from './saved-searches-routes.js';
+import { webhookEndpointRoutes } from './webhooks-routes.js';
 import { VALUATION_CONFIDENCE_LEVEL, VALUATION_MIN_COMPARABLES, ZValuationQuery, ZValuationResponse } from './valuations.js';
 
 const c = initContract();
@@ -156,6 +157,7 @@ export const contract = c.router(
       },
     }),
     savedSearches: c.router(savedSearchRoutes(meta)),
+    webhookEndpoints: c.router(webhookEndpointRoutes(meta)),
     ping: {
       method: 'GET',
       path: '/ping',

@@ -59,7 +59,10 @@ export const ZSavedSearch = z.object({
     example: { city: 'Douala', neighborhood: 'Bonamoussadi', type: 'apartment', min_bedrooms: '3', max_price: '250000' },
   }),
   dataset: ZDataset,
-  created_at: extendApi(z.string().datetime({ offset: true }), { description: 'When it was saved (UTC).', example: '2026-11-27T10:00:00.000Z' }),
+  created_at: extendApi(z.string().datetime({ offset: true }), {
+    description: 'When it was saved (UTC).',
+    example: '2026-11-27T10:00:00.000Z',
+  }),
   updated_at: extendApi(z.string().datetime({ offset: true }), { description: 'Last change (UTC).', example: '2026-11-27T10:00:00.000Z' }),
 });
 export type TSavedSearch = z.infer<typeof ZSavedSearch>;

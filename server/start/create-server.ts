@@ -39,7 +39,7 @@ import { Metrics } from '../platform/metrics.js';
 import { Readiness } from '../platform/readiness.js';
 import { metricsServer } from '../ops/routes.js';
 import { apiHandlers } from '../api/endpoints/index.js';
-import { SavedSearchStore } from '../api/saved-searches/store.js';
+import { type PushOptions, pushFeatures } from './push.js';
 import { readerOf } from '../api/reader.js';
 import { Drain } from '../http/drain.js';
 import { BackgroundWork } from '../platform/background-work.js';
@@ -84,6 +84,8 @@ export interface ServerOptions {
   now?: () => Date;
   /** How a valuation model is fitted (default: `fitModel`); tests hold it back to see the warming-up answers. */
   valuationFit?: ValuationFit;
+  /** Webhooks: the delivery worker's settings, loopback receivers (tests, demo). */
+  webhooks?: PushOptions;
 }
 
 export interface MboaServer {
@@ -124,6 +126,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   // Links in e-mails point at the public address, or (tests) at this server once it listens.
   let listeningAt = 'http://localhost';
   const mail = new AccountMail({ mailer, dashboardUrl: () => `${options.publicUrl ?? listeningAt}/dashboard`, logger });
+  const push = pushFeatures(options.webhooks, db.pool, mail, logger);
   const quotaAlerts = options.quotaAlerts === false ? undefined : new QuotaAlerts({ pool: db.pool, mail, logger });
 
   const background = new BackgroundWork();
@@ -197,7 +200,8 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       stillAllowed: apiStillAllowed(chainDeps),
       limits: { ...EXPORT_LIMITS, ...options.exports },
       logger,
-    }, new SavedSearchStore(db.pool)),
+      push,
+    }),
     readers: {
       live: readerOf({
         data: { pool: reads.cheap, schema: 'public' },
@@ -317,6 +321,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       const address = http.address() as AddressInfo;
       const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
       listeningAt = `http://${shownHost}:${address.port}`;
+      push.start();
       return listeningAt;
     },
     close() {
@@ -325,6 +330,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
         clearInterval(schemaPoller);
         const result = http.listening ? await drain.drain(http, options.shutdownGraceMs ?? 25_000) : { cut: 0 };
         for (const extra of extraServers) extra.close();
+        await push.stop();
         // Cut answers free their quota slots from their 'close' events: let those run.
         await new Promise((resolve) => setImmediate(resolve));
         await background.settled();

@@ -37,7 +37,13 @@ export class SavedSearchStore {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Saves one, within the plan's count (counted per account, both datasets together). */
-  async create(accountId: string, plan: PlanName, dataset: DatasetName, name: string, filters: Record<string, string>): Promise<TSavedSearch> {
+  async create(
+    accountId: string,
+    plan: PlanName,
+    dataset: DatasetName,
+    name: string,
+    filters: Record<string, string>,
+  ): Promise<TSavedSearch> {
     const max = PLANS[plan].maxSavedSearches;
     const client = await this.pool.connect();
     try {
@@ -74,11 +80,10 @@ export class SavedSearchStore {
   }
 
   async get(accountId: string, dataset: DatasetName, id: string): Promise<TSavedSearch> {
-    const { rows } = await this.pool.query<Row>(`SELECT ${COLUMNS} FROM saved_searches WHERE id = $1 AND account_id = $2 AND dataset = $3`, [
-      id,
-      accountId,
-      dataset,
-    ]);
+    const { rows } = await this.pool.query<Row>(
+      `SELECT ${COLUMNS} FROM saved_searches WHERE id = $1 AND account_id = $2 AND dataset = $3`,
+      [id, accountId, dataset],
+    );
     if (!rows[0]) throw notFound(id);
     return toSavedSearch(rows[0]);
   }
