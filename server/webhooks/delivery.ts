@@ -8,7 +8,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { publicLookup, urlRefusal } from '../platform/public-address.js';
+import { isIP } from 'node:net';
+import { addressRefusal, publicLookup, urlRefusal } from '../platform/public-address.js';
 
 export interface Attempt {
   /** The HTTP status, or null when there was no answer. */
@@ -50,6 +51,10 @@ export function attempt(
   const refused = urlRefusal(url, opts.allowLoopback);
   if (refused) return Promise.resolve(done(null, `url ${refused}`));
   const target = new URL(url);
+  // An address written in the URL is never looked up: it is checked here.
+  const literal = target.hostname.replace(/^\[|\]$/g, '');
+  const literalRefused = isIP(literal) ? addressRefusal(literal, opts.allowLoopback) : null;
+  if (literalRefused) return Promise.resolve(done(null, literalRefused));
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     const req = client.request(
