@@ -10,6 +10,8 @@ import { Exports } from './resources/exports.js';
 import { Listings } from './resources/listings.js';
 import { Market } from './resources/market.js';
 import { SavedSearches } from './resources/saved-searches.js';
+import { WebhookEndpoints } from './resources/webhook-endpoints.js';
+import { type Webhooks, webhooks } from './resources/webhooks.js';
 import { Valuations } from './resources/valuations.js';
 import type { PingResponse, Quota } from './types.js';
 
@@ -98,6 +100,10 @@ export class Mboa {
   readonly exports: Exports;
   /** Saved searches (Pro and Enterprise). */
   readonly savedSearches: SavedSearches;
+  /** Webhook endpoints (Pro and Enterprise). */
+  readonly webhookEndpoints: WebhookEndpoints;
+  /** Verifying deliveries: `verify(body, headers, secret)`, `unwrap(body, headers, secret)`. */
+  readonly webhooks: Webhooks = webhooks;
   /** Origin the client calls, without `/api/v1`. */
   readonly baseUrl: string;
   /** Milliseconds each attempt may take, unless a call says otherwise. */
@@ -140,6 +146,7 @@ export class Mboa {
     this.valuations = new Valuations(this.#http);
     this.exports = new Exports(this.#http);
     this.savedSearches = new SavedSearches(this.#http);
+    this.webhookEndpoints = new WebhookEndpoints(this.#http);
   }
 
   /**
