@@ -10,7 +10,22 @@ import tseslint from 'typescript-eslint';
  * listed for it, all of them below it, so the imports read top to bottom.
  */
 const LAYERS = {
-  cli: ['start', 'dashboard', 'ops', 'docs', 'webhooks', 'api', 'http', 'quota', 'billing', 'mail', 'accounts', 'generate', 'ingest', 'platform'],
+  cli: [
+    'start',
+    'dashboard',
+    'ops',
+    'docs',
+    'webhooks',
+    'api',
+    'http',
+    'quota',
+    'billing',
+    'mail',
+    'accounts',
+    'generate',
+    'ingest',
+    'platform',
+  ],
   start: ['dashboard', 'ops', 'docs', 'webhooks', 'api', 'http', 'quota', 'billing', 'mail', 'accounts', 'generate', 'ingest', 'platform'],
   dashboard: ['billing', 'mail', 'accounts', 'platform'],
   ops: ['api', 'platform'],

@@ -42,13 +42,11 @@ const name = extendApi(z.string().trim().min(1, 'must not be empty').max(100, 'm
 });
 
 export const ZSavedSearchCreate = z.object({ name, filters: ZSavedSearchFiltersInput }).strict();
-export type TSavedSearchCreate = z.input<typeof ZSavedSearchCreate>;
 
 export const ZSavedSearchUpdate = z
   .object({ name: name.optional(), filters: ZSavedSearchFiltersInput.optional() })
   .strict()
   .refine((v) => v.name !== undefined || v.filters !== undefined, { message: 'give name, filters or both' });
-export type TSavedSearchUpdate = z.input<typeof ZSavedSearchUpdate>;
 
 export const ZSavedSearch = z.object({
   id: extendApi(z.string(), { description: 'Stable identifier.', example: 'ss_k3m9x2q7a4b8c5d6' }),
@@ -85,4 +83,3 @@ export const ZSavedSearchListingsQuery = z
     currency: currencyParam('`price` and `price_per_m2`'),
   })
   .strict();
-export type TSavedSearchListingsQuery = z.input<typeof ZSavedSearchListingsQuery>;

@@ -51,7 +51,6 @@ export const ZWebhookEndpointCreate = z
     ),
   })
   .strict();
-export type TWebhookEndpointCreate = z.input<typeof ZWebhookEndpointCreate>;
 
 export const ZWebhookEndpoint = z.object({
   id: extendApi(z.string(), { description: 'Stable identifier.', example: 'we_a2b3c4d5e6f7g2h3' }),
@@ -71,7 +70,6 @@ const ZSecret = extendApi(z.string(), {
 });
 
 export const ZWebhookEndpointCreated = z.object({ data: ZWebhookEndpoint.extend({ secret: ZSecret }), meta: ZSingleMeta });
-export const ZWebhookEndpointResponse = z.object({ data: ZWebhookEndpoint, meta: ZSingleMeta });
 export const ZWebhookEndpointList = z.object({ data: z.array(ZWebhookEndpoint), meta: ZCollectionMeta });
 export const ZWebhookEndpointDeleted = z.object({
   data: z.object({ id: z.string(), deleted: z.literal(true) }),

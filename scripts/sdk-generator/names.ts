@@ -78,7 +78,11 @@ export const OBJECTS: readonly NamedObjectSpec[] = [
   },
   { name: 'Ping', schema: S.ZPing, summary: 'Health of the API.' },
   { name: 'WebhookEndpoint', schema: ZWebhookEndpoint, summary: 'A webhook endpoint (its secret is shown only when created or rotated).' },
-  { name: 'WebhookEvent', schema: ZWebhookEvent, summary: 'An event as delivered to a webhook endpoint: verify it with `webhooks.unwrap()`.' },
+  {
+    name: 'WebhookEvent',
+    schema: ZWebhookEvent,
+    summary: 'An event as delivered to a webhook endpoint: verify it with `webhooks.unwrap()`.',
+  },
   { name: 'SavedSearch', schema: ZSavedSearch, summary: 'A saved search: the filters of `GET /listings` under a name.' },
   { name: 'FieldError', schema: ZFieldError, summary: 'One field at fault in a `validation_error`.' },
   { name: 'ProblemMeta', schema: ZProblemMeta, summary: '`meta` of an error body.' },

@@ -193,7 +193,8 @@ function accountFailedFor(ctx: RequestContext): string | undefined {
 export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   // The routes of each path (one per method).
   const byPath = new Map<string, CompiledRoute[]>();
-  for (const r of compile(deps.contract, deps.handlers as Record<string, unknown>)) byPath.set(r.route.path, [...(byPath.get(r.route.path) ?? []), r]);
+  for (const r of compile(deps.contract, deps.handlers as Record<string, unknown>))
+    byPath.set(r.route.path, [...(byPath.get(r.route.path) ?? []), r]);
   const exact = new Map([...byPath].filter(([path]) => !path.includes(':')));
   const parametric = [...byPath].filter(([path]) => path.includes(':')).map(([, group]) => group);
   // A test key's reads (the small public sample) are always cheap.
@@ -234,7 +235,12 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     if (!params.success || !query.success || !body.success || control.length > 0) {
       await deps.showQuota(req, res, compiled.metadata);
       throw validationProblemOf(
-        { path: params.success ? null : params.error, query: query.success ? null : query.error, body: body.success ? null : body.error, control },
+        {
+          path: params.success ? null : params.error,
+          query: query.success ? null : query.error,
+          body: body.success ? null : body.error,
+          control,
+        },
         compiled.parameters,
       );
     }
@@ -262,7 +268,16 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
       }
       // A stream writes its own status and headers: the ones gathered go on the response first.
       if (compiled.streaming) ctx.headers!.applyTo(res);
-      const result = await compiled.handler({ query: query.data, params: params.data, body: body.data as never, filters, reader, ctx, req, res });
+      const result = await compiled.handler({
+        query: query.data,
+        params: params.data,
+        body: body.data as never,
+        filters,
+        reader,
+        ctx,
+        req,
+        res,
+      });
       if (result.status !== 'streamed') writeJson(res, ctx, result);
     } finally {
       release?.();

@@ -19,7 +19,10 @@ it('verifies, prints each event once, and refuses a forged delivery', async () =
     sequence: 7,
     created_at: new Date().toISOString(),
     dataset: 'live',
-    data: { listing: { id: 'lst_aaaaaaaaaaaaaaaaaaaa', title: 'Appartement à Bonamoussadi', price: 225000, currency: 'XAF' }, previous: { price: 250000 } },
+    data: {
+      listing: { id: 'lst_aaaaaaaaaaaaaaaaaaaa', title: 'Appartement à Bonamoussadi', price: 225000, currency: 'XAF' },
+      previous: { price: 250000 },
+    },
   };
   const body = JSON.stringify(event);
   const now = new Date();

@@ -57,7 +57,11 @@ describe('saved searches', () => {
     expect(matched.body.data.map((l: { id: string }) => l.id)).toEqual(search.body.data.map((l: { id: string }) => l.id));
     // The next page follows from its cursor, as the search's does.
     if (matched.body.meta.next_cursor) {
-      const next = await get(t.baseUrl, `/api/v1/saved-searches/${saved.id}/listings?limit=50&cursor=${matched.body.meta.next_cursor}`, t.key);
+      const next = await get(
+        t.baseUrl,
+        `/api/v1/saved-searches/${saved.id}/listings?limit=50&cursor=${matched.body.meta.next_cursor}`,
+        t.key,
+      );
       expect(next.status).toBe(200);
       expect(next.body.data[0].id).not.toBe(matched.body.data[0].id);
     }
@@ -80,12 +84,28 @@ describe('saved searches', () => {
     const key = account.key;
     const before = await storedUsage(t, account.id);
     const cases = [
-      { res: await send('POST', '/saved-searches', key, { name: 'x', filters: {} }, 'text/plain'), status: 415, code: 'unsupported_media_type' },
-      { res: await send('POST', '/saved-searches', key, { name: 'x'.repeat(20_000), filters: {} }), status: 413, code: 'payload_too_large' },
+      {
+        res: await send('POST', '/saved-searches', key, { name: 'x', filters: {} }, 'text/plain'),
+        status: 415,
+        code: 'unsupported_media_type',
+      },
+      {
+        res: await send('POST', '/saved-searches', key, { name: 'x'.repeat(20_000), filters: {} }),
+        status: 413,
+        code: 'payload_too_large',
+      },
       { res: await send('POST', '/saved-searches', key, '{"name": "x", '), status: 400, code: 'validation_error' },
-      { res: await send('POST', '/saved-searches', key, { name: 'x', filters: { citty: 'Douala' } }), status: 400, code: 'validation_error' },
+      {
+        res: await send('POST', '/saved-searches', key, { name: 'x', filters: { citty: 'Douala' } }),
+        status: 400,
+        code: 'validation_error',
+      },
       { res: await send('POST', '/saved-searches', key, { name: '', filters: { min_price: -1 } }), status: 400, code: 'validation_error' },
-      { res: await send('POST', '/saved-searches', key, { name: 'x', filters: { city: 'Doualaa' } }), status: 400, code: 'validation_error' },
+      {
+        res: await send('POST', '/saved-searches', key, { name: 'x', filters: { city: 'Doualaa' } }),
+        status: 400,
+        code: 'validation_error',
+      },
       { res: await send('PATCH', '/saved-searches/ss_aaaaaaaaaaaaaaaa', key, {}), status: 400, code: 'validation_error' },
       { res: await send('PUT', '/saved-searches', key, {}), status: 405, code: 'method_not_allowed' },
     ];

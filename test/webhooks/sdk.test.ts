@@ -36,14 +36,25 @@ describe('the SDK', () => {
     const account = await t.account('pro');
     const mboa = new Mboa({ apiKey: account.key, baseUrl: t.baseUrl, maxRetries: 0 });
     const base = await aListing(t.db.pool);
-    const { data: search } = await mboa.savedSearches.create({ name: 'quarter', filters: { city: base.city, neighborhood: base.neighborhood, type: ['apartment', 'villa', 'house', 'studio', 'duplex', 'room', 'land', 'office', 'shop', 'warehouse'] } });
+    const { data: search } = await mboa.savedSearches.create({
+      name: 'quarter',
+      filters: {
+        city: base.city,
+        neighborhood: base.neighborhood,
+        type: ['apartment', 'villa', 'house', 'studio', 'duplex', 'room', 'land', 'office', 'shop', 'warehouse'],
+      },
+    });
     expect(search.filters.neighborhood).toBe(base.neighborhood);
     expect((await mboa.savedSearches.list()).data.map((s) => s.id)).toEqual([search.id]);
     const page = await mboa.savedSearches.listings(search.id, { limit: 5 });
     expect(page.meta.total).toBeGreaterThan(0);
     await expect(mboa.savedSearches.create({ name: 'x', filters: { city: 'Nowhereville' } })).rejects.toBeInstanceOf(ValidationError);
 
-    const { data: endpoint } = await mboa.webhookEndpoints.create({ url: receiver.url, events: ['saved_search.matched'], saved_searches: [search.id] });
+    const { data: endpoint } = await mboa.webhookEndpoints.create({
+      url: receiver.url,
+      events: ['saved_search.matched'],
+      saved_searches: [search.id],
+    });
     expect(endpoint.secret).toMatch(/^whsec_/);
     receiver.received.length = 0;
     fresh.push(await copyListing(t.db.pool, base.id));
@@ -53,14 +64,22 @@ describe('the SDK', () => {
     const delivery = receiver.received[0];
 
     const event = mboa.webhooks.unwrap(delivery.body, delivery.headers, endpoint.secret);
-    expect(event).toMatchObject({ type: 'saved_search.matched', dataset: 'live', data: { saved_search_id: search.id, listing: { id: fresh[0] } } });
+    expect(event).toMatchObject({
+      type: 'saved_search.matched',
+      dataset: 'live',
+      data: { saved_search_id: search.id, listing: { id: fresh[0] } },
+    });
     expect(event.id).toBe(delivery.headers['webhook-id']);
     // A fetch-style Headers object does as well.
     expect(webhooks.verify(delivery.body, new Headers(delivery.headers as Record<string, string>), endpoint.secret)).toBe(true);
-    expect(() => webhooks.unwrap(delivery.body.replace(fresh[0], 'lst_aaaaaaaaaaaaaaaaaaaa'), delivery.headers, endpoint.secret)).toThrow(WebhookVerificationError);
+    expect(() => webhooks.unwrap(delivery.body.replace(fresh[0], 'lst_aaaaaaaaaaaaaaaaaaaa'), delivery.headers, endpoint.secret)).toThrow(
+      WebhookVerificationError,
+    );
     const { data: rotated } = await mboa.webhookEndpoints.rotateSecret(endpoint.id);
     expect(() => webhooks.verify(delivery.body, delivery.headers, rotated.secret)).toThrow(WebhookVerificationError);
-    expect(() => webhooks.verify(delivery.body, { ...delivery.headers, 'webhook-signature': undefined }, endpoint.secret)).toThrow(/webhook-signature/);
+    expect(() => webhooks.verify(delivery.body, { ...delivery.headers, 'webhook-signature': undefined }, endpoint.secret)).toThrow(
+      /webhook-signature/,
+    );
 
     const log = await mboa.webhookEndpoints.deliveries(endpoint.id);
     expect(log.data[0]).toMatchObject({ event_id: event.id, status: 'delivered', attempts: 1, body: delivery.body });
@@ -71,20 +90,38 @@ describe('the SDK', () => {
 
   it('verifies what the reference library signs, and refuses an old timestamp', () => {
     const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
-    const body = JSON.stringify({ id: 'evt_1', type: 'listing.created', sequence: 1, created_at: new Date().toISOString(), dataset: 'live', data: {} });
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'listing.created',
+      sequence: 1,
+      created_at: new Date().toISOString(),
+      dataset: 'live',
+      data: {},
+    });
     const now = new Date();
-    const headers = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('evt_1', now, body) };
+    const headers = {
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign('evt_1', now, body),
+    };
     expect(webhooks.unwrap(body, headers, secret).id).toBe('evt_1');
     const old = new Date(now.getTime() - 10 * 60_000);
-    const stale = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(old.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('evt_1', old, body) };
+    const stale = {
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(Math.floor(old.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign('evt_1', old, body),
+    };
     expect(() => webhooks.verify(body, stale, secret)).toThrow(WebhookVerificationError);
   });
 
   it('throws PlanLimitReachedError past the plan', async () => {
     const account = await t.account('pro');
     const mboa = new Mboa({ apiKey: account.key, baseUrl: t.baseUrl, maxRetries: 0 });
-    for (let i = 0; i < PLANS.pro.maxWebhookEndpoints; i++) await mboa.webhookEndpoints.create({ url: receiver.url, events: ['listing.created'] });
-    await expect(mboa.webhookEndpoints.create({ url: receiver.url, events: ['listing.created'] })).rejects.toBeInstanceOf(PlanLimitReachedError);
+    for (let i = 0; i < PLANS.pro.maxWebhookEndpoints; i++)
+      await mboa.webhookEndpoints.create({ url: receiver.url, events: ['listing.created'] });
+    await expect(mboa.webhookEndpoints.create({ url: receiver.url, events: ['listing.created'] })).rejects.toBeInstanceOf(
+      PlanLimitReachedError,
+    );
     await t.db.pool.query('DELETE FROM webhook_endpoints WHERE account_id = $1', [account.id]);
   });
 });

@@ -69,7 +69,9 @@ describe('webhook endpoints', () => {
     expect(over.status).toBe(403);
     expect(over.body.code).toBe('plan_limit_reached');
     const starter = await t.account('starter');
-    expect((await send(t.baseUrl, 'POST', '/webhook-endpoints', starter.key, { url: receiver.url, events: ['listing.created'] })).status).toBe(403);
+    expect(
+      (await send(t.baseUrl, 'POST', '/webhook-endpoints', starter.key, { url: receiver.url, events: ['listing.created'] })).status,
+    ).toBe(403);
     await t.db.pool.query('DELETE FROM webhook_endpoints WHERE account_id = $1', [pro.id]);
   });
 
@@ -121,7 +123,10 @@ describe('events', () => {
     const updated = eventsOf('listing.updated')[0].event;
     expect(updated.data.listing.id).toBe(fresh);
     expect(updated.data.listing.price).toBe(Math.round(oldPrice * 0.9));
-    expect(updated.data.previous).toEqual({ price: oldPrice, ...(updated.data.previous.price_per_m2 !== undefined ? { price_per_m2: updated.data.previous.price_per_m2 } : {}) });
+    expect(updated.data.previous).toEqual({
+      price: oldPrice,
+      ...(updated.data.previous.price_per_m2 !== undefined ? { price_per_m2: updated.data.previous.price_per_m2 } : {}),
+    });
     expect(eventsOf('listing.removed')[0].event.data.previous.status).toBe('active');
     expect(eventsOf('saved_search.matched')[0].event.data.saved_search_id).toBe(search.body.data.id);
 
@@ -129,16 +134,21 @@ describe('events', () => {
     expect(new Set(sequences).size).toBe(sequences.length);
     for (const r of receiver.received) {
       // Private fields never leave, whatever the event.
-      for (const secret of ['699 00 11 22', 'owner.secret', 'Secretname', 'rue Privée', 'source_ref', 'contact']) expect(r.body).not.toContain(secret);
+      for (const secret of ['699 00 11 22', 'owner.secret', 'Secretname', 'rue Privée', 'source_ref', 'contact'])
+        expect(r.body).not.toContain(secret);
       const event = JSON.parse(r.body);
       expect(event).toMatchObject({ dataset: 'live', id: r.headers['webhook-id'] });
       // Verified by the reference library…
       expect(new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>)).toEqual(event);
       // …and by hand: base64 HMAC-SHA256 of id.timestamp.body with the secret's bytes.
       const key = Buffer.from(hook.secret.slice('whsec_'.length), 'base64');
-      const mac = createHmac('sha256', key).update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`).digest('base64');
+      const mac = createHmac('sha256', key)
+        .update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`)
+        .digest('base64');
       expect(r.headers['webhook-signature']).toBe(`v1,${mac}`);
-      expect(() => new Webhook(hook.secret).verify(r.body.replace('"dataset":"live"', '"dataset":"sample"'), r.headers as Record<string, string>)).toThrow();
+      expect(() =>
+        new Webhook(hook.secret).verify(r.body.replace('"dataset":"live"', '"dataset":"sample"'), r.headers as Record<string, string>),
+      ).toThrow();
     }
     const log = await send(t.baseUrl, 'GET', `/webhook-endpoints/${hook.id}/deliveries`, pro.key);
     expect(log.status).toBe(200);
@@ -158,7 +168,7 @@ describe('events', () => {
     const fresh = await copyListing(t.db.pool, base.id);
     restore.push(() => t.db.pool.query('DELETE FROM listings WHERE id = $1', [fresh]));
     await until(async () => {
-      const { rows } = await t.db.pool.query("SELECT status FROM webhook_deliveries WHERE endpoint_id = $1", [hook.id]);
+      const { rows } = await t.db.pool.query('SELECT status FROM webhook_deliveries WHERE endpoint_id = $1', [hook.id]);
       return rows[0]?.status === 'delivered';
     });
     expect(receiver.received.length).toBe(4);

@@ -117,15 +117,18 @@ export async function send(call: PreparedCall, attempt: number, fetch: Fetch | u
   const headers = headerRecord(response.headers);
   const requestId = headers['x-request-id'];
   const durationMs = Date.now() - started;
-  log?.(`${call.method ?? 'GET'} ${call.url} → ${response.status} in ${durationMs} ms (request ${requestId ?? 'without id'}, attempt ${attempt})`, {
-    event: 'response',
-    method: call.method ?? 'GET',
-    url: call.url,
-    status: response.status,
-    requestId,
-    durationMs,
-    attempt,
-  });
+  log?.(
+    `${call.method ?? 'GET'} ${call.url} → ${response.status} in ${durationMs} ms (request ${requestId ?? 'without id'}, attempt ${attempt})`,
+    {
+      event: 'response',
+      method: call.method ?? 'GET',
+      url: call.url,
+      status: response.status,
+      requestId,
+      durationMs,
+      attempt,
+    },
+  );
   return { ...exchange, response, status: response.status, headers, requestId };
 }
 

@@ -51,7 +51,11 @@ export class SavedSearches {
   }
 
   /** Renames it or replaces its filters (`PATCH /api/v1/saved-searches/{id}`). */
-  update(id: string, change: { name?: string; filters?: SavedSearchFilters }, options?: RequestOptions): APIPromise<SavedSearchesUpdateResponse> {
+  update(
+    id: string,
+    change: { name?: string; filters?: SavedSearchFilters },
+    options?: RequestOptions,
+  ): APIPromise<SavedSearchesUpdateResponse> {
     return this.#http.write<SavedSearchesUpdateResponse>('PATCH', path(id), change, options);
   }
 

@@ -62,7 +62,8 @@ export function verify(body: string | Uint8Array, headers: WebhookHeaders, secre
 export function unwrap(body: string | Uint8Array, headers: WebhookHeaders, secret: string): WebhookEvent {
   verify(body, headers, secret);
   const event = JSON.parse(textOf(body)) as WebhookEvent;
-  if (event.id !== headerRecord(headers)['webhook-id']) throw new WebhookVerificationError('The event id differs from the webhook-id header.');
+  if (event.id !== headerRecord(headers)['webhook-id'])
+    throw new WebhookVerificationError('The event id differs from the webhook-id header.');
   return event;
 }
 
