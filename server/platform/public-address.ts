@@ -96,6 +96,9 @@ export async function resolvedRefusal(raw: string, allowLoopback: boolean): Prom
   if (form) return form;
   const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
-    publicLookup(allowLoopback)(host, { all: true }, (err) => resolve(err ? err.message : null));
+    publicLookup(allowLoopback)(host, { all: true }, (err) => {
+      const code = (err as NodeJS.ErrnoException | null)?.code;
+      resolve(!err ? null : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? `${host} does not resolve to an address` : err.message);
+    });
   });
 }
