@@ -55,7 +55,10 @@ async function deliveredTypes(worker: WebhookWorker): Promise<string[]> {
     const sent = await worker.runOnce();
     idle = sent === 0 ? idle + 1 : 0;
   }
-  return receiver.received.slice(before).map((r) => JSON.parse(r.body).type as string).sort();
+  return receiver.received
+    .slice(before)
+    .map((r) => JSON.parse(r.body).type as string)
+    .sort();
 }
 
 it('an import and a full re-import produce the events of what they changed, and only those', async () => {
