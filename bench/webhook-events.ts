@@ -9,7 +9,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/mboa_test SAVED=1000 CHANGED=5000 \
  *     node --import tsx bench/webhook-events.ts
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { createAccount } from '../server/accounts/accounts.js';
 import { openDatabase } from '../server/platform/db.js';
 import { randomId } from '../server/platform/ids.js';
