@@ -16,6 +16,17 @@ export const ENDPOINTS = [
   'market.history',
   'exports.listings',
   'valuations.get',
+  'saved_searches.create',
+  'saved_searches.list',
+  'saved_searches.get',
+  'saved_searches.update',
+  'saved_searches.delete',
+  'saved_searches.listings',
+  'webhook_endpoints.create',
+  'webhook_endpoints.list',
+  'webhook_endpoints.delete',
+  'webhook_endpoints.rotate_secret',
+  'webhook_endpoints.deliveries',
 ] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
 
@@ -35,9 +46,29 @@ export interface PlanDefinition {
   /** The support level in English words, as the operator CLI lists plans. */
   support: string;
   usageAnalytics: boolean;
+  /** Saved searches an account may keep (0: not included). */
+  maxSavedSearches: number;
+  /** Webhook endpoints an account may keep (0: not included). */
+  maxWebhookEndpoints: number;
+  /** Webhook deliveries a month (first attempts; never counted in the API quota). */
+  webhookDeliveriesPerMonth: number;
 }
 
 const STARTER_ENDPOINTS = ['ping', 'listings.search', 'listings.get', 'market.stats'] as const;
+/** Saved searches and webhooks (Pro and Enterprise). */
+const PUSH_ENDPOINTS = [
+  'saved_searches.create',
+  'saved_searches.list',
+  'saved_searches.get',
+  'saved_searches.update',
+  'saved_searches.delete',
+  'saved_searches.listings',
+  'webhook_endpoints.create',
+  'webhook_endpoints.list',
+  'webhook_endpoints.delete',
+  'webhook_endpoints.rotate_secret',
+  'webhook_endpoints.deliveries',
+] as const;
 
 export const PLANS: Record<PlanName, PlanDefinition> = {
   starter: {
@@ -51,6 +82,9 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
     supportLevel: 'email',
     support: 'e-mail',
     usageAnalytics: false,
+    maxSavedSearches: 0,
+    maxWebhookEndpoints: 0,
+    webhookDeliveriesPerMonth: 0,
   },
   pro: {
     name: 'pro',
@@ -59,10 +93,13 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
     monthlyQuota: 100_000,
     ratePerMinute: 300,
     maxKeys: 5,
-    endpoints: [...STARTER_ENDPOINTS, 'market.trends', 'market.history'],
+    endpoints: [...STARTER_ENDPOINTS, 'market.trends', 'market.history', ...PUSH_ENDPOINTS],
     supportLevel: 'priority',
     support: 'priority, response under 24 h',
     usageAnalytics: true,
+    maxSavedSearches: 25,
+    maxWebhookEndpoints: 3,
+    webhookDeliveriesPerMonth: 100_000,
   },
   enterprise: {
     name: 'enterprise',
@@ -75,6 +112,9 @@ export const PLANS: Record<PlanName, PlanDefinition> = {
     supportLevel: 'dedicated',
     support: 'dedicated, response under 4 h; 99.9% SLA with on-call',
     usageAnalytics: true,
+    maxSavedSearches: 1_000,
+    maxWebhookEndpoints: 20,
+    webhookDeliveriesPerMonth: 5_000_000,
   },
 };
 

@@ -23,6 +23,8 @@ import {
   ZTrendsResponse,
   TREND_MIN_SAMPLE,
 } from './schemas.js';
+import { savedSearchRoutes } from './saved-searches-routes.js';
+import { webhookEndpointRoutes } from './webhooks-routes.js';
 import { VALUATION_CONFIDENCE_LEVEL, VALUATION_MIN_COMPARABLES, ZValuationQuery, ZValuationResponse } from './valuations.js';
 
 const c = initContract();
@@ -159,6 +161,8 @@ export const contract = c.router(
         metadata: { ...meta('valuations.get'), anyNeighbourhood: true },
       },
     }),
+    savedSearches: c.router(savedSearchRoutes(meta)),
+    webhookEndpoints: c.router(webhookEndpointRoutes(meta)),
     ping: {
       method: 'GET',
       path: '/ping',

@@ -12,6 +12,8 @@ import { LAND_TITLES } from '../../contract/advert-terms.js';
 import { CURRENCIES } from '../../contract/currency.js';
 import { ERROR_CODE_NAMES, ZFieldError, ZProblem, ZProblemMeta } from '../../contract/errors.js';
 import { PLAN_NAMES } from '../../contract/plans.js';
+import { ZSavedSearch } from '../../contract/saved-searches.js';
+import { ZWebhookEndpoint, ZWebhookEvent } from '../../contract/webhooks.js';
 import * as S from '../../contract/schemas.js';
 
 export interface NamedEnumSpec {
@@ -75,6 +77,13 @@ export const OBJECTS: readonly NamedObjectSpec[] = [
     summary: 'Listings published over the last 30 days in one neighbourhood, for one type and purpose.',
   },
   { name: 'Ping', schema: S.ZPing, summary: 'Health of the API.' },
+  { name: 'WebhookEndpoint', schema: ZWebhookEndpoint, summary: 'A webhook endpoint (its secret is shown only when created or rotated).' },
+  {
+    name: 'WebhookEvent',
+    schema: ZWebhookEvent,
+    summary: 'An event as delivered to a webhook endpoint: verify it with `webhooks.unwrap()`.',
+  },
+  { name: 'SavedSearch', schema: ZSavedSearch, summary: 'A saved search: the filters of `GET /listings` under a name.' },
   { name: 'FieldError', schema: ZFieldError, summary: 'One field at fault in a `validation_error`.' },
   { name: 'ProblemMeta', schema: ZProblemMeta, summary: '`meta` of an error body.' },
   { name: 'Problem', schema: ZProblem, summary: 'An RFC 9457 problem details body, as the API sends for every error.' },

@@ -9,6 +9,9 @@ import { type QuotaListener, QuotaTracker, type QuotaWarningListener, warnOnCons
 import { Exports } from './resources/exports.js';
 import { Listings } from './resources/listings.js';
 import { Market } from './resources/market.js';
+import { SavedSearches } from './resources/saved-searches.js';
+import { WebhookEndpoints } from './resources/webhook-endpoints.js';
+import { type Webhooks, webhooks } from './resources/webhooks.js';
 import { Valuations } from './resources/valuations.js';
 import type { PingResponse, Quota } from './types.js';
 
@@ -95,6 +98,12 @@ export class Mboa {
   readonly valuations: Valuations;
   /** Bulk exports (Enterprise plan): every listing of a search in one resumable stream. */
   readonly exports: Exports;
+  /** Saved searches (Pro and Enterprise). */
+  readonly savedSearches: SavedSearches;
+  /** Webhook endpoints (Pro and Enterprise). */
+  readonly webhookEndpoints: WebhookEndpoints;
+  /** Verifying deliveries: `verify(body, headers, secret)`, `unwrap(body, headers, secret)`. */
+  readonly webhooks: Webhooks = webhooks;
   /** Origin the client calls, without `/api/v1`. */
   readonly baseUrl: string;
   /** Milliseconds each attempt may take, unless a call says otherwise. */
@@ -136,6 +145,8 @@ export class Mboa {
     this.market = new Market(this.#http);
     this.valuations = new Valuations(this.#http);
     this.exports = new Exports(this.#http);
+    this.savedSearches = new SavedSearches(this.#http);
+    this.webhookEndpoints = new WebhookEndpoints(this.#http);
   }
 
   /**

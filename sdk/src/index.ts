@@ -29,6 +29,9 @@ export {
   PlanForbiddenError,
   AccountSuspendedError,
   EmailUnverifiedError,
+  PlanLimitReachedError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
   NotFoundError,
   InsufficientDataError,
   MethodNotAllowedError,
@@ -51,6 +54,9 @@ export type { Exports } from './resources/exports.js';
 export { ListingExport } from './resources/exports.js';
 export type { Listings } from './resources/listings.js';
 export type { HistoryOptions, Market } from './resources/market.js';
+export type { SavedSearches, SavedSearchFilters } from './resources/saved-searches.js';
+export type { WebhookEndpoints } from './resources/webhook-endpoints.js';
+export { webhooks, WebhookVerificationError, type WebhookHeaders, type Webhooks } from './resources/webhooks.js';
 export type { Valuations } from './resources/valuations.js';
 export type * from './types.js';
 export type * from './export-types.js';

@@ -197,8 +197,8 @@ export function apiAdmission(deps: PipelineDeps): Chain {
     // Test keys have their own per-minute limit and are never counted.
     const caller = sample ? { ...ctx.caller!, ratePerMinute: TEST_KEYS.ratePerMinute, rateScope: 'test' as const } : ctx.caller!;
     if (!metadata.rateLimited) return admitApart(deps, res, caller, metadata.endpoint, at);
-    // HEAD shows what a GET would, and is never charged.
-    const counted = !sample && metadata.counted && req.method === 'GET';
+    // HEAD shows what a GET would, and is never charged; a write is counted like a read (its 2xx only).
+    const counted = !sample && metadata.counted && req.method !== 'HEAD';
     // Most calls of a busy account: from this instance's lease, with no round trip.
     const admission =
       deps.admission.admitFromLease(caller, metadata.endpoint, counted, at) ??

@@ -39,6 +39,7 @@ import type { Reader } from './reader.js';
 import { controlCharacterErrors, releaseOnError, toApiError, validationProblemOf, writeProblem } from './problem.js';
 import { startRequest } from '../http/request-start.js';
 import { AnswerHeaders } from '../http/answer-headers.js';
+import { readRouteBody, routeForMethod } from './request-body.js';
 
 /** What the request chain and handlers see of a request. */
 export interface ApiRequest {
@@ -54,6 +55,8 @@ type Input<R extends AppRoute> = ServerInferRequest<R>;
 export type RouteHandler<R extends AppRoute> = (args: {
   query: 'query' extends keyof Input<R> ? Input<R>['query'] : Record<string, never>;
   params: 'params' extends keyof Input<R> ? Input<R>['params'] : Record<string, never>;
+  /** The JSON body as the route's schema parses it (routes that take one). */
+  body: 'body' extends keyof Input<R> ? Input<R>['body'] : undefined;
   /** The query's filters as the database applies them, its places checked (none for a route without places). */
   filters: EffectiveFilters;
   /** The dataset the caller's key reads: the live data, or the public sample for a test key. */
@@ -61,7 +64,7 @@ export type RouteHandler<R extends AppRoute> = (args: {
   ctx: RequestContext;
   req: ApiRequest;
   res: ApiResponse;
-}) => Promise<ServerInferResponses<R, 200> | { status: 'streamed' }>;
+}) => Promise<ServerInferResponses<R, 200 | 201> | { status: 'streamed' }>;
 
 export type Handlers<T extends AppRouter> = {
   [K in keyof T]: T[K] extends AppRoute ? RouteHandler<T[K]> : T[K] extends AppRouter ? Handlers<T[K]> : never;
@@ -189,19 +192,22 @@ function accountFailedFor(ctx: RequestContext): string | undefined {
 
 /** Returns a request listener step: true when it took the request, false to hand it to Express. */
 export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const routes = compile(deps.contract, deps.handlers as Record<string, unknown>);
-  const exact = new Map(routes.filter((r) => !r.route.path.includes(':')).map((r) => [r.route.path, r]));
-  const parametric = routes.filter((r) => r.route.path.includes(':'));
+  // The routes of each path (one per method).
+  const byPath = new Map<string, CompiledRoute[]>();
+  for (const r of compile(deps.contract, deps.handlers as Record<string, unknown>))
+    byPath.set(r.route.path, [...(byPath.get(r.route.path) ?? []), r]);
+  const exact = new Map([...byPath].filter(([path]) => !path.includes(':')));
+  const parametric = [...byPath].filter(([path]) => path.includes(':')).map(([, group]) => group);
   // A test key's reads (the small public sample) are always cheap.
   const heavyReader = deps.readers.live.through(deps.heavyPool);
 
   const find = (path: string) => {
     const hit = exact.get(path);
-    if (hit) return { compiled: hit, params: {} as Record<string, string> };
+    if (hit) return { routes: hit, compiled: hit[0], params: {} as Record<string, string> };
     const segments = path.split('/');
-    for (const compiled of parametric) {
-      const params = match(compiled, segments);
-      if (params) return { compiled, params };
+    for (const group of parametric) {
+      const params = match(group[0], segments);
+      if (params) return { routes: group, compiled: group[0], params };
     }
     return null;
   };
@@ -216,11 +222,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     if (!deps.drain.enter(res)) throw new NotReadyError('shutting down');
     if (!deps.readiness.schemaReady) throw new NotReadyError('database schema not migrated');
     if (!found) throw new ApiError('not_found', `No endpoint at ${req.path}. See /docs.`);
-    const { compiled } = found;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      ctx.headers!.setHeader('Allow', 'GET, HEAD');
-      throw new ApiError('method_not_allowed', `${req.method} is not allowed here: the API is read-only (GET).`);
-    }
+    const compiled = routeForMethod(found.routes, req.method, ctx.headers!);
     const { route } = compiled;
     const params = route.pathParams ? (route.pathParams as ZodTypeAny).safeParse(found.params) : { success: true as const, data: {} };
     const rawParams = parseQuery(rawQuery);
@@ -228,15 +230,25 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     const control = controlCharacterErrors({ ...found.params, ...rawParams });
     await deps.identify(req, res, compiled.metadata);
     let reader = deps.readers[ctx.dataset!];
+    const body = await readRouteBody(req.raw, route).catch(async (err: unknown) => {
+      await deps.showQuota(req, res, compiled.metadata);
+      throw err;
+    });
     // Places are checked with the rest, before admission: one answer names every mistake, uncharged.
     const refused = new Set([...(query.success ? [] : query.error.issues.map((i) => String(i.path[0]))), ...control.map((e) => e.path)]);
     // A valuation's quarter may be one the gazetteer lacks: it is valued at the city's level, its name echoed.
     if (compiled.metadata.anyNeighbourhood) refused.add('neighborhood');
     const places = compiled.places ? await reader.places.errorsOfQuery(rawParams, refused) : [];
-    if (!params.success || !query.success || control.length > 0 || places.length > 0) {
+    if (!params.success || !query.success || !body.success || control.length > 0 || places.length > 0) {
       await deps.showQuota(req, res, compiled.metadata);
       throw validationProblemOf(
-        { path: params.success ? null : params.error, query: query.success ? null : query.error, control, places },
+        {
+          path: params.success ? null : params.error,
+          query: query.success ? null : query.error,
+          body: body.success ? null : body.error,
+          control,
+          places,
+        },
         compiled.parameters,
       );
     }
@@ -259,7 +271,16 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
       const filters = compiled.places ? effectiveFilters(query.data) : NO_FILTERS;
       // A stream writes its own status and headers: the ones gathered go on the response first.
       if (compiled.streaming) ctx.headers!.applyTo(res);
-      const result = await compiled.handler({ query: query.data, params: params.data, filters, reader, ctx, req, res });
+      const result = await compiled.handler({
+        query: query.data,
+        params: params.data,
+        body: body.data as never,
+        filters,
+        reader,
+        ctx,
+        req,
+        res,
+      });
       if (result.status !== 'streamed') writeJson(res, ctx, result);
     } finally {
       release?.();

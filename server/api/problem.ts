@@ -36,7 +36,11 @@ function fieldErrors(where: string, error: ZodError | null, known: readonly stri
   const byPath = new Map<string, TFieldError>();
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) if (!byPath.has(key)) byPath.set(key, unknownParameter(where, key, known));
+      // In a body, the name is given with the object it is in (`filters.citty`).
+      for (const key of issue.keys) {
+        const name = [...issue.path, key].join('.');
+        if (!byPath.has(name)) byPath.set(name, { ...unknownParameter(where, key, known), path: name });
+      }
       continue;
     }
     const path = issue.path.join('.') || where;
@@ -47,13 +51,14 @@ function fieldErrors(where: string, error: ZodError | null, known: readonly stri
 
 /** `known`: the route's query parameter names, for the suggestions of an unknown one. */
 export function validationProblemOf(
-  errors: { path: ZodError | null; query: ZodError | null; control?: TFieldError[]; places?: TFieldError[] },
+  errors: { path: ZodError | null; query: ZodError | null; body?: ZodError | null; control?: TFieldError[]; places?: TFieldError[] },
   known: readonly string[] = [],
 ): ApiError {
   const fields = [
     ...(errors.control ?? []),
     ...fieldErrors('path', errors.path, []),
     ...fieldErrors('query', errors.query, known),
+    ...fieldErrors('body', errors.body ?? null, []),
     ...(errors.places ?? []),
   ];
   const detail = fields.map((e) => `${e.path}: ${e.message}`).join('; ') || 'The request is not valid.';

@@ -4,8 +4,8 @@
  * answers, the periodic market refresh, and an orderly shutdown. `main.ts`, the tests and
  * the benchmarks all start servers through `createServer`.
  */
-import type { AddressInfo, Socket } from 'node:net';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import compression from 'compression';
 import type { Express } from 'express';
@@ -24,7 +24,7 @@ import { Admission } from '../quota/admission.js';
 import { usageNamespaceOf } from '../quota/usage-keys.js';
 import { createApiHandler } from '../api/handler.js';
 import { ChangeFeed, type ChangeFeedOptions } from '../platform/change-feed.js';
-import { clientErrorHandler } from '../http/client-errors.js';
+import { nodeServer } from '../http/node-server.js';
 import { isSecure } from '../http/secure.js';
 import { DataCache } from '../platform/data-cache.js';
 import { KeyCache } from '../api/key-cache.js';
@@ -39,6 +39,7 @@ import { Metrics } from '../platform/metrics.js';
 import { Readiness } from '../platform/readiness.js';
 import { metricsServer } from '../ops/routes.js';
 import { apiHandlers } from '../api/endpoints/index.js';
+import { type PushOptions, pushFeatures } from './push.js';
 import { readerOf } from '../api/reader.js';
 import { Drain } from '../http/drain.js';
 import { BackgroundWork } from '../platform/background-work.js';
@@ -85,6 +86,8 @@ export interface ServerOptions {
   now?: () => Date;
   /** How a valuation model is fitted (default: `fitModel`); tests hold it back to see the warming-up answers. */
   valuationFit?: ValuationFit;
+  /** Webhooks: the delivery worker's settings, loopback receivers (tests, demo). */
+  webhooks?: PushOptions;
 }
 
 export interface MboaServer {
@@ -125,6 +128,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   // Links in e-mails point at the public address, or (tests) at this server once it listens.
   let listeningAt = 'http://localhost';
   const mail = new AccountMail({ mailer, dashboardUrl: () => `${options.publicUrl ?? listeningAt}/dashboard`, logger });
+  const push = pushFeatures(options.webhooks, db.pool, mail, logger);
   const quotaAlerts = options.quotaAlerts === false ? undefined : new QuotaAlerts({ pool: db.pool, mail, logger });
 
   const background = new BackgroundWork();
@@ -199,6 +203,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       stillAllowed: apiStillAllowed(chainDeps),
       limits: { ...EXPORT_LIMITS, ...options.exports },
       logger,
+      push,
     }),
     readers: {
       live: readerOf({
@@ -233,19 +238,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     passThrough: new Set(['/api/v1/openapi.json']),
   });
 
-  const http = createHttpServer((req, res) => {
-    if (!api(req, res)) app(req, res);
-  });
-  http.on('clientError', clientErrorHandler(logger));
-  // An `Expect` other than 100-continue is ignored (RFC 9110 allows it), not met with Node's bare 417.
-  http.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => http.emit('request', req, res));
-  // CONNECT (this is no proxy) gets a problem answer too, not Node's silent close.
-  http.on('connect', (_req: IncomingMessage, socket: Socket) =>
-    clientErrorHandler(logger)(Object.assign(new Error('CONNECT'), { code: 'CONNECT' }), socket),
-  );
-  // Longer than the usual load balancer's idle timeout (60 s), so it closes first.
-  http.keepAliveTimeout = 65_000;
-  http.headersTimeout = 66_000;
+  const http = nodeServer((req, res) => api(req, res), app, logger);
 
   const extraServers: Server[] = [];
   if (options.metrics?.port !== undefined) extraServers.push(metricsServer(metrics));
@@ -319,6 +312,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       const address = http.address() as AddressInfo;
       const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
       listeningAt = `http://${shownHost}:${address.port}`;
+      push.start();
       return listeningAt;
     },
     close() {
@@ -327,6 +321,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
         clearInterval(schemaPoller);
         const result = http.listening ? await drain.drain(http, options.shutdownGraceMs ?? 25_000) : { cut: 0 };
         for (const extra of extraServers) extra.close();
+        await push.stop();
         // Cut answers free their quota slots from their 'close' events: let those run.
         await new Promise((resolve) => setImmediate(resolve));
         await background.settled();

@@ -58,6 +58,8 @@ async function main(): Promise<void> {
     marketRefreshMinutes: config.marketRefreshMinutes,
     checkMigrations: config.mode === 'production',
     mailer,
+    // Demo mode delivers webhooks to receivers on this machine (MBOA_WEBHOOKS_ALLOW_LOOPBACK=1 does elsewhere).
+    webhooks: demo ? { allowLoopback: true } : undefined,
   });
   if (config.mode === 'production') await warnAboutDemoAccounts(server, logger);
   if (!config.metrics.token && config.metrics.port === undefined) {

@@ -53,5 +53,7 @@ export function contractRouteNames(): string[] {
     }
   };
   walk(contract as unknown as Record<string, unknown>, '');
-  return names.sort();
+  // Saved searches and webhook endpoints (writes among them) have their own suite of the
+  // same refusals, with methods and bodies: test/webhooks/routes.test.ts.
+  return names.filter((n) => !n.startsWith('savedSearches.') && !n.startsWith('webhookEndpoints.')).sort();
 }

@@ -166,6 +166,15 @@ export class AccountSuspendedError extends PermissionDeniedError {}
  */
 export class EmailUnverifiedError extends PermissionDeniedError {}
 
+/** 403 `plan_limit_reached`: the account keeps as many saved searches (or endpoints) as its plan allows. */
+export class PlanLimitReachedError extends PermissionDeniedError {}
+
+/** 413 `payload_too_large`: the request's JSON body is over the limit. */
+export class PayloadTooLargeError extends APIError {}
+
+/** 415 `unsupported_media_type`: a request with a body must send `Content-Type: application/json`. */
+export class UnsupportedMediaTypeError extends APIError {}
+
 /** 404 `not_found`: no such listing (removed listings stay readable, so the id is wrong). */
 export class NotFoundError extends APIError {}
 
@@ -175,7 +184,7 @@ export class NotFoundError extends APIError {}
  */
 export class InsufficientDataError extends APIError {}
 
-/** 405 `method_not_allowed`: the API is read-only (GET and HEAD). */
+/** 405 `method_not_allowed`: the route does not take this method (see `Allow`). */
 export class MethodNotAllowedError extends APIError {}
 
 /** 408 `request_timeout`: the server did not receive the whole request in time. */
@@ -263,6 +272,9 @@ export const ERROR_CLASSES: Readonly<Record<ErrorCode, APIErrorClass>> = {
   plan_forbidden: PlanForbiddenError,
   account_suspended: AccountSuspendedError,
   email_unverified: EmailUnverifiedError,
+  plan_limit_reached: PlanLimitReachedError,
+  payload_too_large: PayloadTooLargeError,
+  unsupported_media_type: UnsupportedMediaTypeError,
   not_found: NotFoundError,
   method_not_allowed: MethodNotAllowedError,
   request_timeout: RequestTimeoutError,

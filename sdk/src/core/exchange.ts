@@ -5,7 +5,7 @@
  * timer, until it says the exchange is done.
  */
 import { ConnectionError, MboaError, RequestAbortedError, TimeoutError } from './errors.js';
-import type { Log } from './logger.js';
+import type { HttpMethod, Log } from './logger.js';
 
 /**
  * A `fetch` implementation: the global one of Node.js 20+ fits, as do wrappers around it
@@ -20,6 +20,9 @@ export interface PreparedCall {
   timeout: number;
   maxRetries: number;
   signal: AbortSignal | undefined;
+  /** GET unless given; a write sends its JSON `body`. */
+  method?: HttpMethod;
+  body?: string;
 }
 
 /** An answer whose headers arrived, with the timer and abort wiring still held for its body. */
@@ -86,9 +89,9 @@ export async function send(call: PreparedCall, attempt: number, fetch: Fetch | u
       else if (signal?.aborted) error = new RequestAbortedError(signal.reason);
       else if (timedOut) error = new TimeoutError(timeout);
       else error = new ConnectionError(`Connection error reaching ${new URL(call.url).origin}: ${describe(err)}`, err);
-      log?.(`GET ${call.url} failed after ${Date.now() - started} ms: ${error.message}`, {
+      log?.(`${call.method ?? 'GET'} ${call.url} failed after ${Date.now() - started} ms: ${error.message}`, {
         event: 'error',
-        method: 'GET',
+        method: call.method ?? 'GET',
         url: call.url,
         durationMs: Date.now() - started,
         attempt,
@@ -101,7 +104,12 @@ export async function send(call: PreparedCall, attempt: number, fetch: Fetch | u
   exchange.rearm();
   let response: Response;
   try {
-    response = await fetchImpl(call.url, { method: 'GET', headers: call.headers, signal: controller.signal });
+    response = await fetchImpl(call.url, {
+      method: call.method ?? 'GET',
+      headers: call.body === undefined ? call.headers : { ...call.headers, 'content-type': 'application/json' },
+      body: call.body,
+      signal: controller.signal,
+    });
   } catch (err) {
     exchange.done();
     throw exchange.failure(err);
@@ -109,15 +117,18 @@ export async function send(call: PreparedCall, attempt: number, fetch: Fetch | u
   const headers = headerRecord(response.headers);
   const requestId = headers['x-request-id'];
   const durationMs = Date.now() - started;
-  log?.(`GET ${call.url} → ${response.status} in ${durationMs} ms (request ${requestId ?? 'without id'}, attempt ${attempt})`, {
-    event: 'response',
-    method: 'GET',
-    url: call.url,
-    status: response.status,
-    requestId,
-    durationMs,
-    attempt,
-  });
+  log?.(
+    `${call.method ?? 'GET'} ${call.url} → ${response.status} in ${durationMs} ms (request ${requestId ?? 'without id'}, attempt ${attempt})`,
+    {
+      event: 'response',
+      method: call.method ?? 'GET',
+      url: call.url,
+      status: response.status,
+      requestId,
+      durationMs,
+      attempt,
+    },
+  );
   return { ...exchange, response, status: response.status, headers, requestId };
 }
 

@@ -7,7 +7,7 @@ import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.
 import { APIError, MboaError, RequestAbortedError } from './errors.js';
 import { type Exchange, type Fetch, type PreparedCall, send } from './exchange.js';
 import { type ExtraHeaders, checkHeaders, requestHeaders } from './headers.js';
-import type { Log, LogDetails } from './logger.js';
+import type { HttpMethod, Log, LogDetails } from './logger.js';
 import type { QuotaTracker } from './quota.js';
 import { retryDelayFor, sleep } from './retry.js';
 import type { Quota } from '../types.js';
@@ -84,6 +84,14 @@ export class HttpCore {
     return new APIPromise(this.request<T>(path, query, options));
   }
 
+  /**
+   * Sends a write (POST, PATCH, DELETE) with a JSON body: resolves like `get`. A POST is
+   * retried only when the API refused it before doing anything (429, 503 with `Retry-After`).
+   */
+  write<T>(method: Exclude<HttpMethod, 'GET'>, path: string, body: unknown, options: RequestOptions = {}): APIPromise<T> {
+    return new APIPromise(this.request<T>(path, undefined, options, 'application/json', { method, body }));
+  }
+
   /** GETs `/api/v1{path}` asking for `accept` (CSV): resolves with the body as text, or rejects like `get`. */
   getText(path: string, query: QueryParams | undefined, options: RequestOptions, accept: string): APIPromise<string> {
     return new APIPromise(this.request<string>(path, query, options, accept));
@@ -115,14 +123,17 @@ export class HttpCore {
     query: QueryParams | undefined,
     options: RequestOptions,
     accept = 'application/json',
+    write?: { method: Exclude<HttpMethod, 'GET'>; body: unknown },
   ): Promise<WithResponse<T>> {
-    const call = this.prepare(path, query, options, accept);
+    const call: PreparedCall = { ...this.prepare(path, query, options, accept), method: write?.method };
+    if (write?.body !== undefined) call.body = JSON.stringify(write.body);
     for (let retriesDone = 0; ; retriesDone++) {
       if (call.signal?.aborted) throw new RequestAbortedError(call.signal.reason);
       try {
         return await this.attemptJson<T>(call, retriesDone + 1, accept !== 'application/json');
       } catch (err) {
-        const delay = retriesDone < call.maxRetries ? retryDelayFor(err, retriesDone) : undefined;
+        const retriable = call.method !== 'POST' || (err instanceof APIError && (err.status === 429 || err.status === 503));
+        const delay = retriable && retriesDone < call.maxRetries ? retryDelayFor(err, retriesDone) : undefined;
         if (delay === undefined) throw err;
         this.logRetry(call, err, delay, retriesDone + 1);
         await sleep(delay, call.signal);

@@ -20,11 +20,13 @@ export interface Logger {
 }
 
 /** The facts of one log line. Never holds the API key or any request header. */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
 export interface LogDetails {
   /** What happened: `response` (an answer arrived), `error` (no answer), `retry`, `resume`, `export_end`. */
   event: 'response' | 'error' | 'retry' | 'resume' | 'export_end';
-  /** HTTP method (always `GET`: the API is read-only). */
-  method: 'GET';
+  /** HTTP method (`GET`, or a write's: saved searches). */
+  method: HttpMethod;
   /** The full URL called, query included. */
   url: string;
   /** HTTP status, when an answer arrived. */

@@ -45,12 +45,15 @@ export type ErrorCode =
   | 'plan_forbidden'
   | 'account_suspended'
   | 'email_unverified'
+  | 'plan_limit_reached'
   | 'not_found'
   | 'method_not_allowed'
   | 'request_timeout'
   | 'insufficient_data'
   | 'rate_limited'
   | 'quota_exceeded'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'headers_too_large'
   | 'internal_error'
   | 'unavailable'
@@ -559,6 +562,256 @@ export interface Ping {
    * @example "0.1.0"
    */
   version: string;
+}
+
+/** A webhook endpoint (its secret is shown only when created or rotated). */
+export interface WebhookEndpoint {
+  /**
+   * Stable identifier.
+   * @example "we_a2b3c4d5e6f7g2h3"
+   */
+  id: string;
+  /**
+   * Where events are sent.
+   * @example "https://hooks.example.cm/mboa"
+   */
+  url: string;
+  /**
+   * Event types received.
+   * @example ["listing.created"]
+   */
+  events: ('listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched')[];
+  /**
+   * Saved searches followed.
+   * @example []
+   */
+  saved_searches: string[];
+  /**
+   * `live`: the current listings, read with a live key. `sample`: the fixed public sample that test
+   * keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the quota.
+   * Also in the `X-Mboa-Dataset` header.
+   * @example "live"
+   */
+  dataset: 'live' | 'sample';
+  /**
+   * `disabled` after 3 days of failures or a 410.
+   * @example "enabled"
+   */
+  status: 'enabled' | 'disabled';
+  /** Why it was disabled. */
+  disabled_reason: string | null;
+  /**
+   * Creation (UTC).
+   * @example "2026-11-27T10:00:00.000Z"
+   */
+  created_at: string;
+}
+
+/** An event as delivered to a webhook endpoint: verify it with `webhooks.unwrap()`. */
+export interface WebhookEvent {
+  /**
+   * Event id, equal to the `webhook-id` header.
+   * @example "evt_a2b3c4d5e6f7g2h3"
+   */
+  id: string;
+  type: 'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched';
+  /**
+   * Increases with each event produced. Deliveries are not promised in order: sort by it.
+   * @example 1042
+   */
+  sequence: number;
+  created_at: string;
+  /**
+   * `live`: the current listings, read with a live key. `sample`: the fixed public sample that test
+   * keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the quota.
+   * Also in the `X-Mboa-Dataset` header.
+   * @example "live"
+   */
+  dataset: 'live' | 'sample';
+  data: {
+    listing: Listing;
+    /** `listing.updated`: the old values of the public fields that changed. */
+    previous?: {
+      /**
+       * Stable, opaque identifier.
+       * @example "lst_8g2kq4m7x9c3v5b1n6d0"
+       */
+      id?: string;
+      /**
+       * Title as published, or written from the fields when the source gave none.
+       * @example "Villa 5 chambres avec piscine à Bonapriso"
+       */
+      title?: string;
+      /**
+       * Price; per month for rent purposes. In `currency`: whole XAF, or EUR to the cent.
+       * @example 450000000
+       */
+      price?: number;
+      /**
+       * Currency of every amount in this object: `XAF` (whole francs) or `EUR` (at 655.957 XAF = 1
+       * EUR, rounded half up to the cent), as asked with `currency`.
+       * @example "XAF"
+       */
+      currency?: Currency;
+      /**
+       * City.
+       * @example "Douala"
+       */
+      city?: string;
+      /**
+       * Quarter within the city, as Mboa's gazetteer names it (a sub-quarter keeps its own name,
+       * `Akwa I`, and is found under its parent); null when the source's quarter name is not known
+       * yet.
+       * @example "Bonapriso"
+       */
+      neighborhood?: string | null;
+      /**
+       * Area in square metres (m²); null when the source did not give it.
+       * @example 420
+       */
+      surface?: number | null;
+      /**
+       * Number of bedrooms (0 for land and commercial premises); null when the source did not give
+       * it.
+       * @example 5
+       */
+      bedrooms?: number | null;
+      /**
+       * Number of bathrooms (0 for land); null when not given.
+       * @example 4
+       */
+      bathrooms?: number | null;
+      /**
+       * Where the listing is, as precisely as its source allows; null only in a city outside the
+       * gazetteer.
+       */
+      location?: {
+        /**
+         * Latitude, WGS84.
+         * @example 4.0256
+         */
+        lat: number;
+        /**
+         * Longitude, WGS84.
+         * @example 9.693
+         */
+        lng: number;
+        /**
+         * `street`: the advert's own point, rounded to about 100 m; `neighborhood`: its quarter's
+         * centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in the
+         * README).
+         * @example "neighborhood"
+         */
+        precision: 'street' | 'neighborhood' | 'city';
+      } | null;
+      /**
+       * Kind of property.
+       * @example "villa"
+       */
+      type?: PropertyType;
+      /**
+       * Purpose of the listing. Rent prices are per month.
+       * @example "sale"
+       */
+      purpose?: Purpose;
+      /**
+       * Price divided by surface (rounded to the franc before any conversion); null when the
+       * surface is unknown. In `currency`: whole XAF, or EUR to the cent.
+       * @example 1071429
+       */
+      price_per_m2?: number | null;
+      /**
+       * `active` while on the market; the others once removed (`removed_at` is then set).
+       * @example "active"
+       */
+      status?: ListingStatus;
+      /**
+       * When the listing was first published (UTC), or first seen by Mboa when its source gives no
+       * date.
+       * @example "2026-09-14T08:30:00.000Z"
+       */
+      listed_at?: string;
+      /**
+       * Last change of any public field, status included (UTC).
+       * @example "2026-11-02T17:05:00.000Z"
+       */
+      updated_at?: string;
+      /** When the listing left the market, or null while active. */
+      removed_at?: string | null;
+      /**
+       * Whole days from `listed_at` to removal, or to now while active.
+       * @example 69
+       */
+      days_on_market?: number;
+      /**
+       * Whether the place comes furnished; null when the advert does not say. Always true for
+       * `furnished_rent` (a rent advertised furnished is filed as `furnished_rent`).
+       * @example false
+       */
+      furnished?: boolean | null;
+      /**
+       * Rents: months of rent asked in advance at signing (0 to 24; 6 to 12 are usual in Yaoundé).
+       * Null when the advert does not say, and for sales.
+       */
+      advance_months?: number | null;
+      /**
+       * Rents: months of rent asked as a deposit (caution), 0 to 12. Null when the advert does not
+       * say, and for sales.
+       */
+      deposit_months?: number | null;
+      /**
+       * Land title (titre foncier): `titled` (a titre foncier is issued), `untitled` (none:
+       * customary land, a deed of sale only), `in_progress` (the procedure is under way) or
+       * `unknown` (the advert does not say). A sale is never null (`unknown` when not said); a rent
+       * carries it only when its advert states it, else null.
+       * @example "titled"
+       */
+      land_title?: LandTitle | null;
+      /**
+       * Great-circle distance in whole metres (rounded) from `near` to the listing’s `location`;
+       * present only when the search or export was given `near`.
+       * @example 840
+       */
+      distance_m?: number;
+    };
+    saved_search_id?: string;
+  };
+}
+
+/** A saved search: the filters of `GET /listings` under a name. */
+export interface SavedSearch {
+  /**
+   * Stable identifier.
+   * @example "ss_k3m9x2q7a4b8c5d6"
+   */
+  id: string;
+  /**
+   * Its name.
+   * @example "3-bedroom flats under 250,000 XAF in Bonamoussadi"
+   */
+  name: string;
+  /**
+   * The filters, written as the query string of `GET /listings` carries them (lists joined by
+   * commas): the same parameters give the same listings.
+   */
+  filters: Record<string, string>;
+  /**
+   * `live`: the current listings, read with a live key. `sample`: the fixed public sample that test
+   * keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the quota.
+   * Also in the `X-Mboa-Dataset` header.
+   * @example "live"
+   */
+  dataset: 'live' | 'sample';
+  /**
+   * When it was saved (UTC).
+   * @example "2026-11-27T10:00:00.000Z"
+   */
+  created_at: string;
+  /**
+   * Last change (UTC).
+   * @example "2026-11-27T10:00:00.000Z"
+   */
+  updated_at: string;
 }
 
 /** One field at fault in a `validation_error`. */
@@ -1815,6 +2068,392 @@ export interface ValuationsGetResponse {
     as_of: string;
   };
   meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.create */
+
+/**
+ * Body of a 201 answer of `POST /api/v1/saved-searches` (`savedSearches.create`): Save a search.
+ *
+ * Saves the filters of `GET /listings` under a name. JSON body (`Content-Type: application/json`,
+ * at most 16 kB); its places are checked like the search's. Pro and Enterprise; the number an
+ * account may keep is set by its plan (a further one is a 403 `plan_limit_reached`). A test key's
+ * saved searches are its own and follow the public sample (`dataset: sample`).
+ */
+export interface SavedSearchesCreateResponse {
+  data: SavedSearch;
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.list */
+
+/**
+ * Body of a 200 answer of `GET /api/v1/saved-searches` (`savedSearches.list`): List saved searches.
+ *
+ * The saved searches of the account for the dataset the key reads, oldest first. Pro and
+ * Enterprise; the number an account may keep is set by its plan (a further one is a 403
+ * `plan_limit_reached`).
+ */
+export interface SavedSearchesListResponse {
+  data: SavedSearch[];
+  meta: CollectionMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.get */
+
+/**
+ * Path parameters of `GET /api/v1/saved-searches/{id}` (`savedSearches.get`): Get a saved search.
+ *
+ * One saved search. Pro and Enterprise; the number an account may keep is set by its plan (a
+ * further one is a 403 `plan_limit_reached`).
+ */
+export interface SavedSearchesGetPathParams {
+  /**
+   * Saved search identifier.
+   * @example "ss_k3m9x2q7a4b8c5d6"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `GET /api/v1/saved-searches/{id}` (`savedSearches.get`): Get a saved
+ * search.
+ */
+export interface SavedSearchesGetResponse {
+  data: SavedSearch;
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.update */
+
+/**
+ * Path parameters of `PATCH /api/v1/saved-searches/{id}` (`savedSearches.update`): Rename a saved
+ * search or change its filters.
+ *
+ * `filters`, when given, replace the saved ones entirely. Pro and Enterprise; the number an account
+ * may keep is set by its plan (a further one is a 403 `plan_limit_reached`).
+ */
+export interface SavedSearchesUpdatePathParams {
+  /**
+   * Saved search identifier.
+   * @example "ss_k3m9x2q7a4b8c5d6"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `PATCH /api/v1/saved-searches/{id}` (`savedSearches.update`): Rename a
+ * saved search or change its filters.
+ */
+export interface SavedSearchesUpdateResponse {
+  data: SavedSearch;
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.delete */
+
+/**
+ * Path parameters of `DELETE /api/v1/saved-searches/{id}` (`savedSearches.delete`): Delete a saved
+ * search.
+ *
+ * Deletes it for good. Pro and Enterprise; the number an account may keep is set by its plan (a
+ * further one is a 403 `plan_limit_reached`).
+ */
+export interface SavedSearchesDeletePathParams {
+  /**
+   * Saved search identifier.
+   * @example "ss_k3m9x2q7a4b8c5d6"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `DELETE /api/v1/saved-searches/{id}` (`savedSearches.delete`): Delete a
+ * saved search.
+ */
+export interface SavedSearchesDeleteResponse {
+  data: {
+    /**
+     * The saved search deleted.
+     * @example "ss_k3m9x2q7a4b8c5d6"
+     */
+    id: string;
+    /**
+     * Always true.
+     * @example true
+     */
+    deleted: true;
+  };
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- savedSearches.listings */
+
+/**
+ * Query parameters of `GET /api/v1/saved-searches/{id}/listings` (`savedSearches.listings`): The
+ * listings a saved search matches now.
+ *
+ * One page of the listings matching the saved filters, read by the same query as `GET /listings`
+ * with those filters (same order, same total). Pro and Enterprise; the number an account may keep
+ * is set by its plan (a further one is a 403 `plan_limit_reached`).
+ */
+export interface SavedSearchesListingsParams {
+  /**
+   * As for `GET /listings`.
+   * @default "-listed_at"
+   * @example "-listed_at"
+   */
+  sort?: ListingSort | undefined;
+  /**
+   * Page size. A whole number written in digits, 1 to 200.
+   * @default 20
+   * @example 50
+   */
+  limit?: number | undefined;
+  /** `meta.next_cursor` of the previous page. */
+  cursor?: string | undefined;
+  /**
+   * Currency of `price` and `price_per_m2` in the answer: `XAF` (default, whole francs) or `EUR`
+   * (at the fixed parity 655.957 XAF = 1 EUR, each amount rounded half up to the cent).
+   * @default "XAF"
+   * @example "EUR"
+   */
+  currency?: Currency | undefined;
+}
+
+/**
+ * Path parameters of `GET /api/v1/saved-searches/{id}/listings` (`savedSearches.listings`): The
+ * listings a saved search matches now.
+ */
+export interface SavedSearchesListingsPathParams {
+  /**
+   * Saved search identifier.
+   * @example "ss_k3m9x2q7a4b8c5d6"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `GET /api/v1/saved-searches/{id}/listings` (`savedSearches.listings`):
+ * The listings a saved search matches now.
+ */
+export interface SavedSearchesListingsResponse {
+  data: Listing[];
+  meta: PageMeta;
+}
+
+/* ---------------------------------------------------------------- webhookEndpoints.create */
+
+/**
+ * Body of a 201 answer of `POST /api/v1/webhook-endpoints` (`webhookEndpoints.create`): Add a
+ * webhook endpoint.
+ *
+ * Events of the types named are POSTed to `url`, signed (Standard Webhooks). The URL must be
+ * `https` and resolve to public addresses only (no loopback, private, link-local or metadata
+ * ranges); redirects are not followed. The answer holds the secret, shown once. Pro and Enterprise;
+ * the number of endpoints an account may keep is set by its plan (`plan_limit_reached` beyond).
+ */
+export interface WebhookEndpointsCreateResponse {
+  data: {
+    /**
+     * Stable identifier.
+     * @example "we_a2b3c4d5e6f7g2h3"
+     */
+    id: string;
+    /**
+     * Where events are sent.
+     * @example "https://hooks.example.cm/mboa"
+     */
+    url: string;
+    /**
+     * Event types received.
+     * @example ["listing.created"]
+     */
+    events: ('listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched')[];
+    /**
+     * Saved searches followed.
+     * @example []
+     */
+    saved_searches: string[];
+    /**
+     * `live`: the current listings, read with a live key. `sample`: the fixed public sample that
+     * test keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the
+     * quota. Also in the `X-Mboa-Dataset` header.
+     * @example "live"
+     */
+    dataset: 'live' | 'sample';
+    /**
+     * `disabled` after 3 days of failures or a 410.
+     * @example "enabled"
+     */
+    status: 'enabled' | 'disabled';
+    /** Why it was disabled. */
+    disabled_reason: string | null;
+    /**
+     * Creation (UTC).
+     * @example "2026-11-27T10:00:00.000Z"
+     */
+    created_at: string;
+    /**
+     * The signing secret, shown only here: keep it. After a rotation the previous one stays valid
+     * 24 h.
+     * @example "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+     */
+    secret: string;
+  };
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- webhookEndpoints.list */
+
+/**
+ * Body of a 200 answer of `GET /api/v1/webhook-endpoints` (`webhookEndpoints.list`): List webhook
+ * endpoints.
+ *
+ * The account's endpoints for the key's dataset. Pro and Enterprise; the number of endpoints an
+ * account may keep is set by its plan (`plan_limit_reached` beyond).
+ */
+export interface WebhookEndpointsListResponse {
+  data: WebhookEndpoint[];
+  meta: CollectionMeta;
+}
+
+/* ---------------------------------------------------------------- webhookEndpoints.delete */
+
+/**
+ * Path parameters of `DELETE /api/v1/webhook-endpoints/{id}` (`webhookEndpoints.delete`): Delete a
+ * webhook endpoint.
+ *
+ * Its pending deliveries are dropped. Pro and Enterprise; the number of endpoints an account may
+ * keep is set by its plan (`plan_limit_reached` beyond).
+ */
+export interface WebhookEndpointsDeletePathParams {
+  /**
+   * Webhook endpoint identifier.
+   * @example "we_a2b3c4d5e6f7g2h3"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `DELETE /api/v1/webhook-endpoints/{id}` (`webhookEndpoints.delete`):
+ * Delete a webhook endpoint.
+ */
+export interface WebhookEndpointsDeleteResponse {
+  data: {
+    id: string;
+    deleted: true;
+  };
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- webhookEndpoints.rotateSecret */
+
+/**
+ * Path parameters of `POST /api/v1/webhook-endpoints/{id}/rotate-secret`
+ * (`webhookEndpoints.rotateSecret`): Rotate the signing secret.
+ *
+ * A new secret, shown once; for 24 h every delivery carries a signature by each secret. Pro and
+ * Enterprise; the number of endpoints an account may keep is set by its plan (`plan_limit_reached`
+ * beyond).
+ */
+export interface WebhookEndpointsRotateSecretPathParams {
+  /**
+   * Webhook endpoint identifier.
+   * @example "we_a2b3c4d5e6f7g2h3"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `POST /api/v1/webhook-endpoints/{id}/rotate-secret`
+ * (`webhookEndpoints.rotateSecret`): Rotate the signing secret.
+ */
+export interface WebhookEndpointsRotateSecretResponse {
+  data: {
+    id: string;
+    /**
+     * The signing secret, shown only here: keep it. After a rotation the previous one stays valid
+     * 24 h.
+     * @example "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+     */
+    secret: string;
+    /**
+     * Until when deliveries are also signed with the previous secret.
+     * @example "2026-11-28T10:00:00.000Z"
+     */
+    previous_secret_expires_at: string;
+  };
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- webhookEndpoints.deliveries */
+
+/**
+ * Path parameters of `GET /api/v1/webhook-endpoints/{id}/deliveries`
+ * (`webhookEndpoints.deliveries`): Delivery log of an endpoint.
+ *
+ * The last 100 deliveries, newest first: status, attempts, latency, the body sent. Pro and
+ * Enterprise; the number of endpoints an account may keep is set by its plan (`plan_limit_reached`
+ * beyond).
+ */
+export interface WebhookEndpointsDeliveriesPathParams {
+  /**
+   * Webhook endpoint identifier.
+   * @example "we_a2b3c4d5e6f7g2h3"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 200 answer of `GET /api/v1/webhook-endpoints/{id}/deliveries`
+ * (`webhookEndpoints.deliveries`): Delivery log of an endpoint.
+ */
+export interface WebhookEndpointsDeliveriesResponse {
+  data: {
+    /**
+     * The delivery.
+     * @example "whd_a2b3c4d5e6f7g2h3"
+     */
+    id: string;
+    /**
+     * The `webhook-id` sent: the same on every attempt.
+     * @example "evt_a2b3c4d5e6f7g2h3"
+     */
+    event_id: string;
+    event_type: 'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched';
+    /**
+     * `pending` until a 2xx (or the next attempt); `failed` once given up.
+     * @example "delivered"
+     */
+    status: 'pending' | 'delivered' | 'failed';
+    /**
+     * Attempts made.
+     * @example 1
+     */
+    attempts: number;
+    /**
+     * HTTP status of the last attempt (null: no answer).
+     * @example 200
+     */
+    last_status: number | null;
+    /** Why the last attempt failed. */
+    last_error: string | null;
+    /**
+     * Duration of the last attempt.
+     * @example 84
+     */
+    latency_ms: number | null;
+    /** When it is tried next. */
+    next_attempt_at: string | null;
+    created_at: string;
+    /**
+     * The JSON body sent.
+     * @example "{\"type\":\"listing.created\"}"
+     */
+    body: string;
+  }[];
+  meta: CollectionMeta;
 }
 
 /* ---------------------------------------------------------------- ping */

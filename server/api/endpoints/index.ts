@@ -12,15 +12,24 @@ import { history } from './history.js';
 import { listing } from './listing.js';
 import { stats, trends } from './market.js';
 import { ping } from './ping.js';
+import { savedSearchHandlers } from './saved-searches.js';
+import type { SavedSearchStore } from '../saved-searches/store.js';
+import { type WebhookEndpointDeps, webhookEndpointHandlers } from './webhook-endpoints.js';
 import { search } from './search.js';
 import { valuation } from './valuation.js';
 
-export function apiHandlers(exports: ExportDeps) {
+/** `push`: the stores of saved searches and webhook endpoints (start/push.ts). */
+export function apiHandlers({
+  push,
+  ...exports
+}: ExportDeps & { push: { savedSearches: SavedSearchStore; webhooks: WebhookEndpointDeps } }) {
   return defineHandlers(contract, {
     listings: { search, get: listing },
     market: { stats, trends, history },
     exports: { listings: exportListings(exports) },
     valuations: { get: valuation },
+    savedSearches: savedSearchHandlers(push.savedSearches),
+    webhookEndpoints: webhookEndpointHandlers(push.webhooks),
     ping,
   });
 }

@@ -9,6 +9,7 @@
 import { type Dataset, table } from '../dataset.js';
 import type { TFieldError } from '../../../contract/errors.js';
 import { CITIES } from '../../../contract/places.js';
+import { ApiError } from '../../platform/errors.js';
 import { foldQuarter, GAZETTEER, resolveQuarter } from '../../platform/gazetteer.js';
 import { closestNames, matchKey } from '../../platform/text.js';
 
@@ -43,6 +44,12 @@ export class KnownPlaces {
     /** The dataset's cache (cleared when the data changes), or a read every time. */
     private readonly remember: <T>(key: string, load: () => Promise<T>) => Promise<T> = (_key, load) => load(),
   ) {}
+
+  /** Resolves when every place given is known; else throws a `validation_error` naming each unknown one, with suggestions. */
+  async check(filter: PlaceFilter): Promise<void> {
+    const errors = await this.errorsOf(filter);
+    if (errors.length > 0) throw new ApiError('validation_error', errors.map((e) => `${e.path}: ${e.message}`).join('; '), { errors });
+  }
 
   /**
    * The places of a raw query that are unknown, each with suggestions: checked beside the

@@ -1,0 +1,199 @@
+/**
+ * Webhook events from what changed: the rows a trigger on `listings` noted in
+ * `listing_changes` (an insert, or an update of a public field with the old row) are read
+ * in batches, each batch by one instance (`FOR UPDATE SKIP LOCKED`), turned into events and
+ * their deliveries, and deleted, in one transaction. Never a rescan: each saved search is
+ * tested only against the listings of the batch, by the search's own WHERE builder, on the
+ * row as it is and on the row as it was.
+ */
+import type pg from 'pg';
+import type { EventType, TWebhookEvent } from '../../contract/webhooks.js';
+import type { TListing } from '../../contract/schemas.js';
+import { effectiveFilters, listingFilterSql } from '../api/listings/filters.js';
+import { PUBLIC_COLUMNS, type PublicRow, toListing } from '../api/listings/public-row.js';
+import { ZListingFilters } from '../../contract/schemas.js';
+import { randomId } from '../platform/ids.js';
+
+/** Changes read per transaction. */
+const BATCH = 2_000;
+
+interface Change {
+  id: string;
+  listing_id: string;
+  op: 'insert' | 'update';
+}
+
+interface EndpointRow {
+  id: string;
+  account_id: string;
+  events: EventType[];
+  saved_searches: string[];
+}
+
+interface SavedRow {
+  id: string;
+  account_id: string;
+  filters: Record<string, string>;
+}
+
+interface Draft {
+  type: EventType;
+  listing: TListing;
+  previous?: Partial<TListing>;
+  savedSearch?: SavedRow;
+  /** The saved searches the listing matches now or matched before (for endpoints that follow some). */
+  follows: Set<string>;
+}
+
+/** The public fields whose values differ, with their old values. */
+function changedFields(before: TListing, after: TListing): Partial<TListing> {
+  const previous: Record<string, unknown> = {};
+  for (const key of Object.keys(after) as (keyof TListing)[]) {
+    if (key === 'updated_at' || key === 'days_on_market') continue;
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key];
+  }
+  return previous as Partial<TListing>;
+}
+
+/** Ids of the changes whose listing matches `saved` (now: the stored row; before: the old row noted). */
+async function matching(client: pg.PoolClient, saved: SavedRow, changeIds: string[], when: 'now' | 'before'): Promise<Set<string>> {
+  const parsed = ZListingFilters.safeParse(saved.filters);
+  if (!parsed.success) return new Set();
+  const sql = listingFilterSql(effectiveFilters(parsed.data), 'l');
+  const ids = sql.param(changeIds);
+  const source =
+    when === 'now'
+      ? 'listing_changes c JOIN listings l ON l.id = c.listing_id'
+      : 'listing_changes c CROSS JOIN LATERAL jsonb_populate_record(NULL::listings, c.previous) l';
+  sql.add(`c.id = ANY(${ids}::bigint[])`);
+  if (when === 'before') sql.add("c.op = 'update'");
+  const { rows } = await client.query<{ id: string }>(`SELECT c.id::text AS id FROM ${source} ${sql.where()}`, sql.params);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Produces the events of up to one batch of changes; returns how many changes it took (0: none waiting). */
+export async function produceEvents(pool: pg.Pool, now = new Date()): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows: changes } = await client.query<Change>(
+      `SELECT id::text AS id, listing_id, op FROM listing_changes ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+    );
+    if (changes.length === 0) {
+      await client.query('COMMIT');
+      return 0;
+    }
+    const changeIds = changes.map((c) => c.id);
+    const { rows: endpoints } = await client.query<EndpointRow>(
+      "SELECT id, account_id, events, saved_searches FROM webhook_endpoints WHERE dataset = 'live' AND disabled_at IS NULL",
+    );
+    if (endpoints.length > 0) await produce(client, changes, endpoints, now);
+    await client.query('DELETE FROM listing_changes WHERE id = ANY($1::bigint[])', [changeIds]);
+    await client.query('COMMIT');
+    return changes.length;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+async function produce(client: pg.PoolClient, changes: Change[], endpoints: EndpointRow[], now: Date): Promise<void> {
+  const changeIds = changes.map((c) => c.id);
+  const current = await client.query<PublicRow & { change_id: string }>(
+    `SELECT c.id::text AS change_id, ${PUBLIC_COLUMNS} FROM listing_changes c JOIN listings l ON l.id = c.listing_id WHERE c.id = ANY($1::bigint[])`,
+    [changeIds],
+  );
+  const old = await client.query<PublicRow & { change_id: string }>(
+    `SELECT c.id::text AS change_id, ${PUBLIC_COLUMNS}
+       FROM listing_changes c CROSS JOIN LATERAL jsonb_populate_record(NULL::listings, c.previous) l
+      WHERE c.id = ANY($1::bigint[]) AND c.op = 'update'`,
+    [changeIds],
+  );
+  const after = new Map(current.rows.map((r) => [r.change_id, toListing(r, 'XAF')]));
+  const before = new Map(old.rows.map((r) => [r.change_id, toListing(r, 'XAF')]));
+
+  // The saved searches some endpoint follows (named, or all of its account's when it names none).
+  const wantsSaved = endpoints.filter((e) => e.events.some((t) => t.startsWith('saved_search.')) || e.saved_searches.length > 0);
+  const { rows: saved } = await client.query<SavedRow>(
+    `SELECT id, account_id, filters FROM saved_searches
+      WHERE dataset = 'live' AND (id = ANY($1::text[]) OR account_id = ANY($2::text[]))`,
+    [wantsSaved.flatMap((e) => e.saved_searches), wantsSaved.filter((e) => e.saved_searches.length === 0).map((e) => e.account_id)],
+  );
+
+  const drafts: Draft[] = [];
+  const follows = new Map<string, Set<string>>(changeIds.map((id) => [id, new Set()]));
+  for (const s of saved) {
+    const nowIn = await matching(client, s, changeIds, 'now');
+    const beforeIn = await matching(client, s, changeIds, 'before');
+    for (const c of changes) {
+      const listing = after.get(c.id);
+      if (!listing) continue;
+      const isIn = nowIn.has(c.id);
+      const wasIn = beforeIn.has(c.id);
+      if (isIn || wasIn) follows.get(c.id)!.add(s.id);
+      if (isIn && !wasIn) drafts.push({ type: 'saved_search.matched', listing, savedSearch: s, follows: new Set([s.id]) });
+      if (!isIn && wasIn) drafts.push({ type: 'saved_search.unmatched', listing, savedSearch: s, follows: new Set([s.id]) });
+    }
+  }
+  for (const c of changes) {
+    const listing = after.get(c.id);
+    if (!listing) continue;
+    const previous = before.get(c.id);
+    const f = follows.get(c.id)!;
+    if (!previous) drafts.push({ type: 'listing.created', listing, follows: f });
+    else if (previous.status === 'active' && listing.status !== 'active') {
+      drafts.push({ type: 'listing.removed', listing, previous: changedFields(previous, listing), follows: f });
+    } else drafts.push({ type: 'listing.updated', listing, previous: changedFields(previous, listing), follows: f });
+  }
+  await insertEvents(client, drafts, endpoints, now);
+}
+
+/** The endpoints an event goes to. */
+function recipients(d: Draft, endpoints: EndpointRow[]): EndpointRow[] {
+  return endpoints.filter((e) => {
+    if (!e.events.includes(d.type)) return false;
+    if (d.savedSearch) {
+      return e.saved_searches.length ? e.saved_searches.includes(d.savedSearch.id) : e.account_id === d.savedSearch.account_id;
+    }
+    return e.saved_searches.length === 0 || e.saved_searches.some((id) => d.follows.has(id));
+  });
+}
+
+async function insertEvents(client: pg.PoolClient, drafts: Draft[], endpoints: EndpointRow[], now: Date): Promise<void> {
+  const sent = drafts.map((d) => ({ d, to: recipients(d, endpoints) })).filter((x) => x.to.length > 0);
+  if (sent.length === 0) return;
+  const { rows: seqs } = await client.query<{ n: string }>(
+    "SELECT nextval(pg_get_serial_sequence('webhook_events', 'sequence'))::text AS n FROM generate_series(1, $1)",
+    [sent.length],
+  );
+  const events: { id: string; sequence: string; type: string; body: string }[] = [];
+  const deliveries: { id: string; endpoint: string; event: string }[] = [];
+  sent.forEach(({ d, to }, i) => {
+    const event: TWebhookEvent = {
+      id: randomId('evt'),
+      type: d.type,
+      sequence: Number(seqs[i].n),
+      created_at: now.toISOString(),
+      dataset: 'live',
+      data: {
+        listing: d.listing,
+        ...(d.previous ? { previous: d.previous } : {}),
+        ...(d.savedSearch ? { saved_search_id: d.savedSearch.id } : {}),
+      },
+    };
+    events.push({ id: event.id, sequence: seqs[i].n, type: event.type, body: JSON.stringify(event) });
+    for (const e of to) deliveries.push({ id: randomId('whd'), endpoint: e.id, event: event.id });
+  });
+  await client.query(
+    `INSERT INTO webhook_events (id, sequence, type, dataset, body, created_at)
+     SELECT id, seq::bigint, type, 'live', body, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS e(id, seq, type, body)`,
+    [events.map((e) => e.id), events.map((e) => e.sequence), events.map((e) => e.type), events.map((e) => e.body), now],
+  );
+  await client.query(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
+     SELECT id, endpoint_id, event_id, $4, $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS d(id, endpoint_id, event_id)`,
+    [deliveries.map((d) => d.id), deliveries.map((d) => d.endpoint), deliveries.map((d) => d.event), now],
+  );
+}
