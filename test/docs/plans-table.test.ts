@@ -9,7 +9,15 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const amount = (n: number | null) => (n === null ? 'unlimited' : n.toLocaleString('en-US').replace(/,/g, ' '));
 
 it('lists every plan with its price, quota, rate limit and key count', () => {
-  const rows = readme.split('\n').filter((line) => /^\| (Starter|Pro|Enterprise) \|/.test(line));
+  // The plans table: the one whose header starts `| Plan | Price |` (other tables have a row per plan too).
+  const lines = readme.split('\n');
+  const header = lines.findIndex((line) => line.startsWith('| Plan | Price |'));
+  expect(header).toBeGreaterThan(0);
+  const table = lines.slice(
+    header + 2,
+    lines.findIndex((line, i) => i > header && !line.startsWith('|')),
+  );
+  const rows = table.filter((line) => /^\| (Starter|Pro|Enterprise) \|/.test(line));
   expect(rows).toHaveLength(PLAN_NAMES.length);
   for (const name of PLAN_NAMES) {
     const plan = PLANS[name];
