@@ -346,7 +346,7 @@ describe('examples', () => {
       expect(run.stderr).toContain(path);
     }
     expect(run.stdout).toMatch(/X-Quota-Remaining/i);
-    expect(run.stdout).toMatch(/^city,neighborhood,purpose,type,bedrooms,month,/m);
+    expect(run.stdout).toMatch(/^city,neighborhood,near,radius_m,purpose,type,bedrooms,month,/m);
   });
 
   it('06-rent-history prints the median rent per quarter now and a year ago, and saves the CSV', async () => {
@@ -358,7 +358,7 @@ describe('examples', () => {
     expect(pro.stdout).toMatch(/^Akwa\s/m);
     const lines = readFileSync(csv, 'utf8').trimEnd().split('\r\n');
     expect(lines).toHaveLength(25);
-    expect(lines[1]).toMatch(/^Douala,,rent,apartment,2,/);
+    expect(lines[1]).toMatch(/^Douala,,,,rent,apartment,2,/);
     const starter = await example('06-rent-history.ts', ['--quarters', 'Akwa'], t.keys.starter);
     expect(starter.code).toBe(1);
     expect(starter.stderr).toMatch(/not included in the Starter plan/);
