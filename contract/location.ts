@@ -11,7 +11,7 @@ export const ZLocation = extendApi(
     lng: extendApi(z.number(), { description: 'Longitude, WGS84.', example: 9.693 }),
     precision: extendApi(oneOf(LOCATION_PRECISIONS), {
       description:
-        "`street`: the advert's own point, rounded to about 100 m; `neighborhood`: its quarter's centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in the README).",
+        "`street`: the advert's own point, rounded to about 100 m; `neighborhood`: its quarter's centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in docs/api.md, Quarters).",
       example: 'neighborhood',
     }),
   }),

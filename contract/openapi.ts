@@ -70,7 +70,7 @@ const TAGS = [
   {
     name: 'Valuations',
     description:
-      'Estimates of a property’s asking price or rent from comparable adverts, with a calibrated range (Enterprise). Basis: asking prices; Mboa sees adverts, not deeds. Accuracy measured on held-out adverts: README, "Valuations".',
+      'Estimates of a property’s asking price or rent from comparable adverts, with a calibrated range (Enterprise). Basis: asking prices; Mboa sees adverts, not deeds. Accuracy measured on held-out adverts: docs/valuations.md.',
   },
   { name: 'Status', description: 'Health of the API and your remaining quota, never counted.' },
 ];

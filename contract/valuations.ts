@@ -92,7 +92,7 @@ export const ZValuationEstimate = z.object({
   low: money(`Low end of the range: the price lies in [low, high] with probability \`confidence_level\`.`, 150000000),
   high: money('High end of the range.', 228000000),
   confidence_level: extendApi(z.number(), {
-    description: 'Probability the range is built for, checked on held-out adverts (README: accuracy).',
+    description: 'Probability the range is built for, checked on held-out adverts (docs/valuations.md).',
     example: VALUATION_CONFIDENCE_LEVEL,
   }),
   fsd: extendApi(z.number().min(0), {

@@ -1,5 +1,5 @@
 /**
- * The README's own examples, pasted as they are into a shell, against a real server with a
+ * The API guide's own examples (docs/api.md, linked from the README), pasted as they are into a shell, against a real server with a
  * key per plan (written where demo mode writes them): every command must succeed. Only the
  * server's address and the data folder are swapped for the test's.
  */
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const README = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
 
 let t: TestServer;
 let dir: string;

@@ -39,6 +39,7 @@ const PAGE = `<!doctype html>
   <span class="mboa-tagline">Real estate data API for Cameroon</span>
   <nav>
     <a href="/api/v1/openapi.json">OpenAPI document</a>
+    <a href="https://github.com/mboa-cm/mboa/tree/main/docs">Guides: API, feeds, valuations, operations</a>
     <a href="/dashboard">Dashboard: your keys and usage</a>
   </nav>
 </header>

@@ -1,9 +1,9 @@
-/** The README's plans table states contract/plans.ts, the one source of prices and limits. */
+/** The API guide's plans table (docs/api.md) states contract/plans.ts, the one source of prices and limits. */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { PLAN_NAMES, PLANS } from '../../contract/plans.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
 
 /** `50 000` as the README writes amounts; `unlimited` for null. */
 const amount = (n: number | null) => (n === null ? 'unlimited' : n.toLocaleString('en-US').replace(/,/g, ' '));

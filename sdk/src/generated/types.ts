@@ -127,8 +127,8 @@ export interface Listing {
     lng: number;
     /**
      * `street`: the advert's own point, rounded to about 100 m; `neighborhood`: its quarter's
-     * centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in the
-     * README).
+     * centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in
+     * docs/api.md, Quarters).
      * @example "neighborhood"
      */
     precision: 'street' | 'neighborhood' | 'city';
@@ -698,8 +698,8 @@ export interface WebhookEvent {
         lng: number;
         /**
          * `street`: the advert's own point, rounded to about 100 m; `neighborhood`: its quarter's
-         * centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in the
-         * README).
+         * centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in
+         * docs/api.md, Quarters).
          * @example "neighborhood"
          */
         precision: 'street' | 'neighborhood' | 'city';
@@ -1680,7 +1680,7 @@ export interface ListingExportParams {
  * median absolute error 17.0 % (rents 16.0 %, sales 21.1 %) where a model knowing the generator's
  * exact formula reaches 15.0 %, against 61.1 % for the quarter's median and 22.2 % for the
  * quarter's median of the same type and bedrooms; 78.4 % of held-out prices inside the 80 % range.
- * `npm run admin -- valuations evaluate` measures it on the loaded data; the README has the table
+ * `npm run admin -- valuations evaluate` measures it on the loaded data; docs/api.md has the table
  * by purpose and type.
  *
  * On real adverts (basis: asking rents of adverts, not deeds; run 2026-11-27): 724 distinct rent
@@ -1796,7 +1796,7 @@ export interface ValuationsGetResponse {
        */
       high: number;
       /**
-       * Probability the range is built for, checked on held-out adverts (README: accuracy).
+       * Probability the range is built for, checked on held-out adverts (docs/valuations.md).
        * @example 0.8
        */
       confidence_level: number;
@@ -1880,8 +1880,8 @@ export interface ValuationsGetResponse {
         lng: number;
         /**
          * `street`: the advert's own point, rounded to about 100 m; `neighborhood`: its quarter's
-         * centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in the
-         * README).
+         * centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in
+         * docs/api.md, Quarters).
          * @example "neighborhood"
          */
         precision: 'street' | 'neighborhood' | 'city';
