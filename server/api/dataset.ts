@@ -7,7 +7,21 @@
 import type pg from 'pg';
 
 export type Schema = 'public' | 'sample';
-export type TableName = 'listings' | 'price_history' | 'market_stats' | 'market_trends' | 'market_history' | 'places';
+/**
+ * Every table of a dataset: the live ones in `public`, their copies in `sample`. A
+ * migration that changes one changes both; test/api/test-keys.test.ts holds their columns
+ * and indexes equal, table by table, from this list.
+ */
+export const DATASET_TABLES = [
+  'listings',
+  'price_history',
+  'market_stats',
+  'market_trends',
+  'market_history',
+  'market_history_dirty',
+  'places',
+] as const;
+export type TableName = (typeof DATASET_TABLES)[number];
 
 export interface Dataset {
   pool: pg.Pool;

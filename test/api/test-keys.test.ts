@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_KEYS } from '../../contract/plans.js';
 import { createKey } from '../../server/accounts/keys.js';
+import { DATASET_TABLES } from '../../server/api/dataset.js';
 import { SAMPLE } from '../../server/generate/sample-data.js';
 import { itWhen } from '../helpers/requires.js';
 import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
@@ -174,15 +175,33 @@ itWhen(Boolean(process.env.REDIS_URL), 'Redis (REDIS_URL)')('is never counted wi
   }
 });
 
-it("the sample tables have the live tables' columns (a migration must change both)", async () => {
-  const { rows } = await sample.query<{ table_name: string; public: string; sample: string }>(`
-    SELECT p.table_name,
-           string_agg(p.column_name || ':' || p.data_type, ',' ORDER BY p.column_name) AS public,
-           (SELECT string_agg(s.column_name || ':' || s.data_type, ',' ORDER BY s.column_name)
-            FROM information_schema.columns s WHERE s.table_schema = 'sample' AND s.table_name = p.table_name) AS sample
-    FROM information_schema.columns p
-    WHERE p.table_schema = 'public' AND p.table_name IN ('listings', 'price_history', 'market_stats', 'market_trends', 'places')
-    GROUP BY p.table_name ORDER BY p.table_name`);
-  expect(rows.map((r) => r.table_name)).toEqual(['listings', 'market_stats', 'market_trends', 'places', 'price_history']);
-  for (const r of rows) expect(r.sample, r.table_name).toBe(r.public);
+it("the sample tables have the live tables' columns and indexes (a migration must change both)", async () => {
+  const tables = [...DATASET_TABLES];
+  const { rows } = await sample.query<{ table_name: string; public: string | null; sample: string | null }>(
+    `SELECT t AS table_name,
+            (SELECT string_agg(column_name || ':' || data_type || ':' || is_nullable, ',' ORDER BY column_name)
+             FROM information_schema.columns WHERE table_schema = 'public' AND table_name = t) AS public,
+            (SELECT string_agg(column_name || ':' || data_type || ':' || is_nullable, ',' ORDER BY column_name)
+             FROM information_schema.columns WHERE table_schema = 'sample' AND table_name = t) AS sample
+     FROM unnest($1::text[]) AS t ORDER BY t`,
+    [tables],
+  );
+  expect(rows.map((r) => r.table_name)).toEqual([...tables].sort());
+  for (const r of rows) {
+    expect(r.public, r.table_name).not.toBeNull();
+    expect(r.sample, r.table_name).toBe(r.public);
+  }
+  // Indexes: the same definitions, whatever their names and schema.
+  const { rows: indexes } = await sample.query<{ schemaname: string; tablename: string; def: string }>(
+    `SELECT schemaname, tablename, regexp_replace(indexdef, '^CREATE (UNIQUE )?INDEX \\S+ ON (public|sample)\\.', 'CREATE \\1INDEX ON ') AS def
+     FROM pg_indexes WHERE schemaname IN ('public', 'sample') AND tablename = ANY($1::text[])`,
+    [tables],
+  );
+  const of = (schema: string) =>
+    indexes
+      .filter((i) => i.schemaname === schema)
+      .map((i) => `${i.tablename}: ${i.def}`)
+      .sort();
+  expect(of('public').length).toBeGreaterThan(tables.length);
+  expect(of('sample')).toEqual(of('public'));
 });
