@@ -32,8 +32,10 @@ describe('the plans table', () => {
       'Price per month 50,000 FCFA Monthly quota (calls) 10,000 Rate limit 30 per minute API keys 1 Endpoints ping , listings , listings/{id} , market/stats Support e-mail Usage analytics — Not included',
     );
     expect(card(page.text, 'pro')).toContain(
-      'Price per month 250,000 FCFA Monthly quota (calls) 100,000 Rate limit 300 per minute API keys 5 Endpoints ping , listings , listings/{id} , market/stats , market/trends , market/history Support priority, response under 24 h Usage analytics ✓ Included',
+      'Price per month 250,000 FCFA Monthly quota (calls) 100,000 Rate limit 300 per minute API keys 5 Endpoints ping , listings , listings/{id} , market/stats , market/trends , market/history , saved-searches , webhook-endpoints Support priority, response under 24 h Usage analytics ✓ Included Saved searches and webhooks up to 25 saved searches, 3 webhook endpoints',
     );
+    expect(card(page.text, 'starter')).toContain('Saved searches and webhooks — Not included');
+    expect(card(page.text, 'enterprise')).toContain('Saved searches and webhooks up to 1,000 saved searches, 20 webhook endpoints');
     expect(card(page.text, 'enterprise')).toContain(
       'Price per month 1,000,000 FCFA Monthly quota (calls) unlimited Rate limit unlimited API keys unlimited Endpoints all of /api/v1/*, custom endpoints on request Support dedicated, response under 4 h; 99.9% SLA with on-call; annual contract',
     );

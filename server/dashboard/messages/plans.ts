@@ -43,6 +43,11 @@ export const plansMessages = {
     fr: 'dédié, réponse sous 4 h ; SLA de 99,9 % avec astreinte',
   },
   'plans.row.analytics': { en: 'Usage analytics', fr: 'Analyse de consommation' },
+  'plans.row.push': { en: 'Saved searches and webhooks', fr: 'Recherches enregistrées et webhooks' },
+  'plans.push': {
+    en: 'up to {searches} saved searches, {endpoints} webhook endpoints',
+    fr: 'jusqu’à {searches} recherches enregistrées, {endpoints} endpoints de webhooks',
+  },
   'plans.perMinute': { en: '{n} per minute', fr: '{n} par minute' },
   'plans.included': { en: 'Included', fr: 'Incluse' },
   'plans.notIncluded': { en: 'Not included', fr: 'Non incluse' },

@@ -83,7 +83,21 @@ function endpointsText(lang: Lang, plan: PlanDefinition): SafeHtml {
   if (plan.name === 'enterprise' && ENDPOINTS.every((e) => plan.endpoints.includes(e))) {
     return html`${t(lang, 'plans.allEndpoints')}`;
   }
-  return html`${plan.endpoints.map((e, i) => html`${i > 0 ? ', ' : ''}<code>${ENDPOINT_LABELS[e] ?? e}</code>`)}`;
+  // Saved searches and webhook endpoints are a family of routes each: one name per family.
+  const family = (e: string) =>
+    e.startsWith('saved_searches.')
+      ? 'saved-searches'
+      : e.startsWith('webhook_endpoints.')
+        ? 'webhook-endpoints'
+        : (ENDPOINT_LABELS[e] ?? e);
+  const names = [...new Set(plan.endpoints.map(family))];
+  return html`${names.map((name, i) => html`${i > 0 ? ', ' : ''}<code>${name}</code>`)}`;
+}
+
+/** How many saved searches and webhook endpoints an account may keep. */
+function pushText(lang: Lang, plan: PlanDefinition): SafeHtml {
+  if (plan.maxSavedSearches === 0 && plan.maxWebhookEndpoints === 0) return html`<span class="no">— ${t(lang, 'plans.notIncluded')}</span>`;
+  return html`${t(lang, 'plans.push', { searches: formatNumber(lang, plan.maxSavedSearches), endpoints: formatNumber(lang, plan.maxWebhookEndpoints) })}`;
 }
 
 const amount = (lang: Lang, value: number | null) => (value === null ? t(lang, 'unlimited') : formatNumber(lang, value));
@@ -99,6 +113,7 @@ export function planFacts(lang: Lang, plan: PlanDefinition): SafeHtml {
 <div><dt>${t(lang, 'plans.row.endpoints')}</dt><dd>${endpointsText(lang, plan)}</dd></div>
 <div><dt>${t(lang, 'plans.row.support')}</dt><dd>${support}</dd></div>
 <div><dt>${t(lang, 'plans.row.analytics')}</dt><dd>${plan.usageAnalytics ? html`<span class="yes">✓ ${t(lang, 'plans.included')}</span>` : html`<span class="no">— ${t(lang, 'plans.notIncluded')}</span>`}</dd></div>
+<div><dt>${t(lang, 'plans.row.push')}</dt><dd>${pushText(lang, plan)}</dd></div>
 </dl>`;
 }
 
