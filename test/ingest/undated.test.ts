@@ -12,7 +12,7 @@ import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
 import { get, serverWithAccount } from '../helpers/server.js';
 import { removeSource, testSource, toJsonLines, workdir, type Workdir } from './helpers.js';
 
-const t = serverWithAccount('pro');
+const t = serverWithAccount('enterprise');
 const undatedSource = testSource();
 const backfillSource = testSource();
 let work: Workdir;
@@ -97,6 +97,19 @@ describe('an import of rows without a date', () => {
     const mine = (search.body.data as { id: string; listed_at_precision: string }[]).filter((l) => rows.some((r) => r.id === l.id));
     expect(mine.map((l) => [l.id, l.listed_at_precision]).sort()).toEqual(
       rows.map((r) => [r.id, r.listed_at_known ? 'day' : 'unknown']).sort(),
+    );
+
+    const exported = await fetch(`${t.baseUrl}/api/v1/exports/listings?${SERIES_QUERY}`, {
+      headers: { 'X-API-Key': t.key, 'Accept-Encoding': 'identity' },
+    });
+    expect(exported.status).toBe(200);
+    const lines = (await exported.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: string; listed_at: string; listed_at_precision: string })
+      .filter((l) => rows.some((r) => r.id === l.id));
+    expect(lines.map((l) => [l.id, l.listed_at, l.listed_at_precision]).sort()).toEqual(
+      rows.map((r) => [r.id, r.listed_at.toISOString(), r.listed_at_known ? 'day' : 'unknown']).sort(),
     );
   });
 
