@@ -8,6 +8,7 @@ import { ADVERT_TERM_FIELDS, ADVERT_TERM_FILTERS } from './advert-terms.js';
 import { MARKET_BEDROOMS_PARAMS, marketBedroomsField } from './bedrooms.js';
 import { CURRENCIES } from './currency.js';
 import { checkGeoParams, distanceField, GEO_PARAMS } from './geo.js';
+import { LISTED_AT_FIELDS } from './listed-at.js';
 import { checkStatsGrouping, statsGroupByParam } from './market-stats.js';
 import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
 
@@ -17,9 +18,6 @@ import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam
 export const PROPERTY_TYPES = ['villa', 'house', 'apartment', 'studio', 'duplex', 'room', 'land', 'office', 'shop', 'warehouse'] as const;
 export const PURPOSES = ['sale', 'rent', 'furnished_rent'] as const;
 export const LISTING_STATUSES = ['active', 'withdrawn', 'sold', 'rented'] as const;
-/** `listed_at_precision`: a date from the source (or a backfill's), or unknown (first seen by Mboa). */
-export const LISTED_AT_PRECISIONS = ['day', 'unknown'] as const;
-
 export const LISTING_SORTS = ['-listed_at', 'listed_at', 'price', '-price', 'updated_at', 'distance'] as const;
 
 export const LIMIT_DEFAULT = 20;
@@ -98,11 +96,7 @@ export const ZListing = z.object({
     'When the listing was first published (UTC), or first seen by Mboa when its source gives no date.',
     '2026-09-14T08:30:00.000Z',
   ),
-  listed_at_precision: extendApi(z.enum(LISTED_AT_PRECISIONS), {
-    description:
-      "What `listed_at` is: `day`, the advert's publication date, as its source gave it or as the import of an old adverts' backfill named it (right at least to the day); `unknown`, the source gave no date, and `listed_at` is when Mboa first saw the advert (it was published then or earlier). An undated listing counts in `/market/stats` and valuations, in `/market/history`'s active listings from the month Mboa first saw it, never as a new listing, and not in `/market/trends`.",
-    example: 'day',
-  }),
+  ...LISTED_AT_FIELDS,
   updated_at: timestamp('Last change of any public field, status included (UTC).', '2026-11-02T17:05:00.000Z'),
   removed_at: extendApi(z.string().datetime({ offset: true }).nullable(), {
     description: 'When the listing left the market, or null while active.',
