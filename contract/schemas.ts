@@ -8,6 +8,7 @@ import { ADVERT_TERM_FIELDS, ADVERT_TERM_FILTERS } from './advert-terms.js';
 import { MARKET_BEDROOMS_PARAMS, marketBedroomsField } from './bedrooms.js';
 import { CURRENCIES } from './currency.js';
 import { checkGeoParams, distanceField, GEO_PARAMS } from './geo.js';
+import { LISTED_AT_FIELDS } from './listed-at.js';
 import { checkStatsGrouping, statsGroupByParam } from './market-stats.js';
 import { currencyParam, enumListParam, enumParam, instantParam, oneOf, textParam, wholeNumberParam } from './params.js';
 
@@ -95,6 +96,7 @@ export const ZListing = z.object({
     'When the listing was first published (UTC), or first seen by Mboa when its source gives no date.',
     '2026-09-14T08:30:00.000Z',
   ),
+  ...LISTED_AT_FIELDS,
   updated_at: timestamp('Last change of any public field, status included (UTC).', '2026-11-02T17:05:00.000Z'),
   removed_at: extendApi(z.string().datetime({ offset: true }).nullable(), {
     description: 'When the listing left the market, or null while active.',

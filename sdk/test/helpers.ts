@@ -43,6 +43,7 @@ export function listing(n: number, overrides: Partial<Listing> = {}): Listing {
     price_per_m2: 333_333,
     status: 'active',
     listed_at: '2026-11-01T10:00:00.000Z',
+    listed_at_precision: 'day',
     updated_at: '2026-11-02T10:00:00.000Z',
     removed_at: null,
     days_on_market: 21,

@@ -67,14 +67,15 @@ const UNNEST_NAMES = `id, title, price, city, city_key, neighborhood, neighborho
        contact_email, street_address, source_ref, raw_neighborhood, lat, lng, fingerprint`;
 
 /**
- * The same with the advert's terms (`ListingBatch.termsParams()`) as four more arrays,
- * from `$first` on: furnished, advance_months, deposit_months, land_title.
+ * The same with the advert's terms and whether its date is known
+ * (`ListingBatch.termsParams()`) as five more arrays, from `$first` on: furnished,
+ * advance_months, deposit_months, land_title, listed_at_known.
  */
 export function unnestListingsWithTerms(first: number): string {
-  const [f, a, d, l] = [first, first + 1, first + 2, first + 3];
+  const [f, a, d, l, k] = [first, first + 1, first + 2, first + 3, first + 4];
   return `unnest(${UNNEST_ARRAYS},
-  $${f}::bool[], $${a}::int[], $${d}::int[], $${l}::text[]
-) AS t(${UNNEST_NAMES}, furnished, advance_months, deposit_months, land_title)`;
+  $${f}::bool[], $${a}::int[], $${d}::int[], $${l}::text[], $${k}::bool[]
+) AS t(${UNNEST_NAMES}, furnished, advance_months, deposit_months, land_title, listed_at_known)`;
 }
 
 /** The advert-term columns (advert-terms.ts in the contract names their public meaning). */
@@ -90,12 +91,12 @@ export function insertListingsFrom(sourceParam: string): { columns: string; sele
     columns: `(id, title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms,
       bathrooms, type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name,
       contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood, lat, lng, fingerprint,
-      ${TERM_COLUMNS.join(', ')})`,
+      ${TERM_COLUMNS.join(', ')}, listed_at_known)`,
     select: `t.id, t.title, t.price, 'XAF', t.city, t.city_key, t.neighborhood, t.neighborhood_key, t.surface,
       t.bedrooms, t.bathrooms, t.type::"PropertyType", t.purpose::"Purpose", t.price_per_m2,
       t.status::"ListingStatus", t.listed_at, t.updated_at, t.removed_at, t.contact_name, t.contact_phone,
       t.contact_email, t.street_address, ${sourceParam}, t.source_ref, t.raw_neighborhood, t.lat, t.lng,
-      decode(t.fingerprint, 'hex'), ${termValues}`,
+      decode(t.fingerprint, 'hex'), ${termValues}, t.listed_at_known`,
   };
 }
 
@@ -129,12 +130,13 @@ export class ListingBatch {
     lng: new ArrayLiteral(),
     fingerprint: new ArrayLiteral(),
   };
-  /** The advert's terms (unnestListingsWithTerms' last four arrays). */
+  /** The advert's terms and listed_at_known (unnestListingsWithTerms' last five arrays). */
   private readonly t = {
     furnished: new ArrayLiteral(),
     advance_months: new ArrayLiteral(),
     deposit_months: new ArrayLiteral(),
     land_title: new ArrayLiteral(),
+    listed_at_known: new ArrayLiteral(),
   };
   private readonly h = { listing_id: new ArrayLiteral(), price: new ArrayLiteral(), changed_at: new ArrayLiteral() };
 
@@ -148,7 +150,8 @@ export class ListingBatch {
    * Adds one row, and its price history entries if the feed gave any. `updatedAt`
    * overrides the row's own timestamp (the importer stamps its run time); the
    * generator's rows keep theirs. A row without `listed_at` is listed from `updatedAt`,
-   * the import that first saw it (upsert.ts keeps that date on later imports).
+   * the import that first saw it (upsert.ts keeps that date on later imports), and marked
+   * undated (`listed_at_known` false: never a new listing in the history or the trends).
    * `fingerprint` is the row's, when the caller worked it out already.
    */
   push(r: StoredRecord, updatedAt?: string, fingerprint = fingerprintOf(r)): void {
@@ -189,6 +192,7 @@ export class ListingBatch {
     t.advance_months.number(r.advance_months ?? null);
     t.deposit_months.number(r.deposit_months ?? null);
     t.land_title.text(r.land_title ?? null);
+    t.listed_at_known.text(String(r.listed_at != null));
     if (r.price_history) {
       for (const entry of r.price_history) {
         this.h.listing_id.text(id);
@@ -203,7 +207,7 @@ export class ListingBatch {
     return Object.values(this.c).map((a) => a.toString());
   }
 
-  /** furnished, advance_months, deposit_months, land_title (unnestListingsWithTerms). */
+  /** furnished, advance_months, deposit_months, land_title, listed_at_known (unnestListingsWithTerms). */
   termsParams(): string[] {
     return Object.values(this.t).map((a) => a.toString());
   }

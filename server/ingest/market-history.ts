@@ -9,6 +9,11 @@
  *   median days on market of the removed ones.
  * A figure resting on fewer than HISTORY_MIN_SAMPLE listings is stored as null.
  *
+ * An undated listing (`listed_at_known` false: the feed gave no date and the import named
+ * none) is dated from the import that first saw it: it is active from that month on, never
+ * earlier, and is never a new listing of any month (Mboa does not know when it was
+ * published); its days on market are unknown, so it stays out of their median.
+ *
  * Incremental: triggers on listings and price_history note the earliest instant each write
  * may have changed (market_history_dirty); a refresh recomputes the months from that
  * instant's month on, plus the months completed since the last refresh, and nothing else.
@@ -38,10 +43,12 @@ WITH months AS (
 ), lm AS (
   SELECT l.id, l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.purpose, l.type,
          -- least() skips NULLs: an unknown count must stay unknown, not join the top bucket.
-         CASE WHEN l.bedrooms IS NOT NULL THEN least(l.bedrooms, $4::int) END AS bedrooms, l.surface, l.price, l.status, l.listed_at, l.removed_at,
+         CASE WHEN l.bedrooms IS NOT NULL THEN least(l.bedrooms, $4::int) END AS bedrooms, l.surface, l.price, l.status,
+         -- An undated listing's days on market are unknown (historyPriced's dom is null).
+         CASE WHEN l.listed_at_known THEN l.listed_at END AS listed_at, l.removed_at,
          m.month, m.s, m.e,
          (l.removed_at IS NULL OR l.removed_at >= m.e) AS active_end,
-         l.listed_at >= m.s AS is_new,
+         l.listed_at_known AND l.listed_at >= m.s AS is_new,
          (l.removed_at IS NOT NULL AND l.removed_at < m.e) AS is_removed
   FROM listings l
   JOIN months m ON l.listed_at < m.e AND (l.removed_at IS NULL OR l.removed_at >= m.s)

@@ -61,13 +61,14 @@ WHERE (city_wide OR neighborhood_key IS NOT NULL) AND (all_bedrooms OR bedrooms 
 /**
  * The listings published from `from` to `to` per (city, neighbourhood, type, purpose) and
  * per bedrooms bucket of $5 or every count (`rooms` -1: a key both periods can be joined
- * on); listings without a bedroom count only in the every-count groups.
+ * on); listings without a bedroom count only in the every-count groups. Undated listings
+ * (`listed_at_known` false) are in neither period: when they were published is unknown.
  */
 const periodGroups = (from: string, to: string, figures: string) => `
   SELECT city_key, neighborhood_key, type, purpose, CASE WHEN GROUPING(bedrooms) = 1 THEN -1 ELSE bedrooms END AS rooms,
          min(city) AS city, min(neighborhood) AS neighborhood, count(*)::int AS n, avg(price) AS avg_price${figures}
   FROM (SELECT l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.type, l.purpose, l.price, l.price_per_m2, ${bedroomsBucket('$5')}
-        FROM listings l WHERE l.listed_at >= ${from} AND l.listed_at < ${to} AND l.neighborhood_key IS NOT NULL) l
+        FROM listings l WHERE l.listed_at >= ${from} AND l.listed_at < ${to} AND l.listed_at_known AND l.neighborhood_key IS NOT NULL) l
   GROUP BY city_key, neighborhood_key, type, purpose, GROUPING SETS ((), (bedrooms))
   HAVING GROUPING(bedrooms) = 1 OR bedrooms IS NOT NULL`;
 

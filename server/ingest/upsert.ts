@@ -34,6 +34,7 @@ const PUBLIC = [
   'purpose',
   'status',
   'listed_at',
+  'listed_at_known',
   'removed_at',
   'lat',
   'lng',
@@ -45,13 +46,16 @@ const DERIVED = ['city_key', 'neighborhood_key', 'price_per_m2', 'fingerprint'];
 
 /**
  * The new value of a column on conflict. A row without `listed_at` was stamped with the
- * import's time ($31, see ListingBatch.push): it keeps the date of the import that first
- * saw it.
+ * import's time ($31, see ListingBatch.push) and marked undated: it keeps the date of the
+ * import that first saw it, and a date once known stays known (a dated row makes a stored
+ * undated listing dated).
  */
 const incoming = (c: string) =>
   c === 'listed_at'
     ? `(CASE WHEN EXCLUDED.listed_at = $31::timestamptz THEN listings.listed_at ELSE EXCLUDED.listed_at END)`
-    : `EXCLUDED.${c}`;
+    : c === 'listed_at_known'
+      ? `(listings.listed_at_known OR EXCLUDED.listed_at_known)`
+      : `EXCLUDED.${c}`;
 const row = (table: string, cols: string[]) => `(${cols.map((c) => (table === 'EXCLUDED' ? incoming(c) : `${table}.${c}`)).join(', ')})`;
 
 const UPSERT_SQL = `

@@ -223,6 +223,7 @@ describe('no PII leaves the API', () => {
         'id',
         'land_title',
         'listed_at',
+        'listed_at_precision',
         'location',
         'neighborhood',
         'price',

@@ -161,6 +161,16 @@ export interface Listing {
    */
   listed_at: string;
   /**
+   * What `listed_at` is: `day`, the advert's publication date, as its source gave it or as the
+   * import of an old adverts' backfill named it (right at least to the day); `unknown`, the source
+   * gave no date, and `listed_at` is when Mboa first saw the advert (it was published then or
+   * earlier). An undated listing counts in `/market/stats` and valuations, in `/market/history`'s
+   * active listings from the month Mboa first saw it, never as a new listing, and not in
+   * `/market/trends`.
+   * @example "day"
+   */
+  listed_at_precision: 'day' | 'unknown';
+  /**
    * Last change of any public field, status included (UTC).
    * @example "2026-11-02T17:05:00.000Z"
    */
@@ -731,6 +741,16 @@ export interface WebhookEvent {
        * @example "2026-09-14T08:30:00.000Z"
        */
       listed_at?: string;
+      /**
+       * What `listed_at` is: `day`, the advert's publication date, as its source gave it or as the
+       * import of an old adverts' backfill named it (right at least to the day); `unknown`, the
+       * source gave no date, and `listed_at` is when Mboa first saw the advert (it was published
+       * then or earlier). An undated listing counts in `/market/stats` and valuations, in
+       * `/market/history`'s active listings from the month Mboa first saw it, never as a new
+       * listing, and not in `/market/trends`.
+       * @example "day"
+       */
+      listed_at_precision?: 'day' | 'unknown';
       /**
        * Last change of any public field, status included (UTC).
        * @example "2026-11-02T17:05:00.000Z"
@@ -1913,6 +1933,16 @@ export interface ValuationsGetResponse {
        * @example "2026-09-14T08:30:00.000Z"
        */
       listed_at: string;
+      /**
+       * What `listed_at` is: `day`, the advert's publication date, as its source gave it or as the
+       * import of an old adverts' backfill named it (right at least to the day); `unknown`, the
+       * source gave no date, and `listed_at` is when Mboa first saw the advert (it was published
+       * then or earlier). An undated listing counts in `/market/stats` and valuations, in
+       * `/market/history`'s active listings from the month Mboa first saw it, never as a new
+       * listing, and not in `/market/trends`.
+       * @example "day"
+       */
+      listed_at_precision: 'day' | 'unknown';
       /**
        * Last change of any public field, status included (UTC).
        * @example "2026-11-02T17:05:00.000Z"

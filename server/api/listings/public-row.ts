@@ -10,7 +10,7 @@ import { GAZETTEER } from '../../platform/gazetteer.js';
 const QUARTER_POINT = `(SELECT ARRAY[q.lat, q.lng] FROM public.quarters q WHERE q.city_key = l.city_key AND q.name = l.neighborhood)`;
 
 export const PUBLIC_COLUMNS = `l.id, l.title, l.price, l.currency, l.city, l.city_key, l.neighborhood, l.surface, l.bedrooms,
-  l.bathrooms, l.type, l.purpose, l.price_per_m2, l.status, l.listed_at, l.updated_at, l.removed_at, l.lat, l.lng,
+  l.bathrooms, l.type, l.purpose, l.price_per_m2, l.status, l.listed_at, l.listed_at_known, l.updated_at, l.removed_at, l.lat, l.lng,
   l.furnished, l.advance_months, l.deposit_months, l.land_title, ${QUARTER_POINT} AS quarter_point,
   floor(extract(epoch FROM (coalesce(l.removed_at, now()) - l.listed_at)) / 86400)::int AS days_on_market`;
 
@@ -33,6 +33,7 @@ export interface PublicRow {
   price_per_m2: number | null;
   status: TListing['status'];
   listed_at: Date;
+  listed_at_known: boolean;
   updated_at: Date;
   removed_at: Date | null;
   days_on_market: number;
@@ -84,6 +85,7 @@ export function toListing(r: PublicRow, currency: Currency): TListing {
     price_per_m2: r.price_per_m2 === null ? null : fromXaf(r.price_per_m2, currency),
     status: r.status,
     listed_at: r.listed_at.toISOString(),
+    listed_at_precision: r.listed_at_known ? 'day' : 'unknown',
     updated_at: r.updated_at.toISOString(),
     removed_at: r.removed_at?.toISOString() ?? null,
     days_on_market: Math.max(0, r.days_on_market),
@@ -134,6 +136,7 @@ export function listingJsonSql(currency: Currency): string {
     ['price_per_m2', nullable(amount('l.price_per_m2', currency))],
     ['status', quoted('l.status')],
     ['listed_at', quoted(iso('l.listed_at'))],
+    ['listed_at_precision', `CASE WHEN l.listed_at_known THEN '"day"' ELSE '"unknown"' END`],
     ['updated_at', quoted(iso('l.updated_at'))],
     ['removed_at', `CASE WHEN l.removed_at IS NULL THEN 'null' ELSE ${quoted(iso('l.removed_at'))} END`],
     ['days_on_market', 'greatest(0, floor(extract(epoch FROM (coalesce(l.removed_at, now()) - l.listed_at)) / 86400)::int)::text'],

@@ -49,11 +49,14 @@ export async function areaHistoryRows(
        SELECT to_char(m, 'YYYY-MM') AS month, (m AT TIME ZONE 'UTC') AS s, ((m + interval '1 month') AT TIME ZONE 'UTC') AS e
        FROM generate_series(${fromParam}::date::timestamp, ${toParam}::date::timestamp, interval '1 month') m
      ), area AS (
-       SELECT l.id, l.price, l.surface, l.status, l.listed_at, l.removed_at FROM ${table(data, 'listings')} l ${sql.where()}
+       SELECT l.id, l.price, l.surface, l.status, l.listed_at, l.listed_at_known, l.removed_at FROM ${table(data, 'listings')} l ${sql.where()}
      ), lm AS (
-       SELECT a.*, m.month, m.e,
+       -- An undated listing is active from its first import on, never new, its days on
+       -- market unknown (market-history.ts says why).
+       SELECT a.id, a.price, a.surface, a.status, CASE WHEN a.listed_at_known THEN a.listed_at END AS listed_at, a.removed_at,
+              m.month, m.e,
               (a.removed_at IS NULL OR a.removed_at >= m.e) AS active_end,
-              a.listed_at >= m.s AS is_new,
+              a.listed_at_known AND a.listed_at >= m.s AS is_new,
               (a.removed_at IS NOT NULL AND a.removed_at < m.e) AS is_removed
        FROM area a JOIN months m ON a.listed_at < m.e AND (a.removed_at IS NULL OR a.removed_at >= m.s)
      ), priced AS (
