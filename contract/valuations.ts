@@ -30,7 +30,8 @@ export const VALUATION_LABEL_PE10 = { high: 0.268, medium: 0.214, low: 0.128 } a
 export const VALUATION_METHODS = ['quarter_comparables', 'city_comparables'] as const;
 export const VALUATION_CONFIDENCES = ['high', 'medium', 'low'] as const;
 
-const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+/** A share as the docs print it: 0.268 → "26.8 %". */
+export const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 const decimal = (description: string, example: number, min: number, max: number) =>
   extendApi(
