@@ -102,14 +102,30 @@ async function calibrationScores(data: Dataset, model: Model, asOf: Date): Promi
     [horizonStart(asOf), asOf],
   );
   const scores: Score[] = [];
+  // Each quarter's and city's candidates read once, one more than a subject gets: a subject's
+  // own are the first `CANDIDATE_LIMIT` of them that are not itself, as `candidateRows` excluding it reads.
+  const pools = new Map<string, Promise<CandidateRow[]>>();
+  const candidates = (r: CandidateRow, quarterKey: string | null) => {
+    const key = `${r.city_key}|${quarterKey}|${r.purpose}|${r.type}`;
+    let rows = pools.get(key);
+    if (!rows) {
+      rows = candidateRows(
+        data,
+        { cityKey: r.city_key, quarterKey, purpose: r.purpose, type: r.type, excludeId: null },
+        asOf,
+        CANDIDATE_LIMIT + 1,
+      );
+      pools.set(key, rows);
+    }
+    return rows.then((list) => list.filter((c) => c.id !== r.id).slice(0, CANDIDATE_LIMIT));
+  };
   const one = async (r: CandidateRow) => {
     if (!model.groups.has(`${r.purpose}|${r.type}`)) return;
-    const where = { cityKey: r.city_key, purpose: r.purpose, type: r.type, excludeId: r.id };
     let method: Method = 'quarter_comparables';
-    let pool = r.neighborhood_key === null ? [] : await candidateRows(data, { ...where, quarterKey: r.neighborhood_key }, asOf);
+    let pool = r.neighborhood_key === null ? [] : await candidates(r, r.neighborhood_key);
     if (pool.length < QUARTER_MIN) {
       method = 'city_comparables';
-      pool = await candidateRows(data, { ...where, quarterKey: null }, asOf);
+      pool = await candidates(r, null);
     }
     if (pool.length < MIN_COMPARABLES) return;
     const v = valueSubject(
@@ -126,8 +142,8 @@ async function calibrationScores(data: Dataset, model: Model, asOf: Date): Promi
       score: Math.abs(Math.log(Number(r.price) / v.price)) / v.rawFsd,
     });
   };
-  // A few at a time: the pool's other users keep their connections.
-  for (let i = 0; i < rows.length; i += 4) await Promise.all(rows.slice(i, i + 4).map(one));
+  // One subject at a time: the pool's other users keep their connections (its reads are cached by quarter and city).
+  for (const r of rows) await one(r);
   return scores;
 }
 
@@ -159,6 +175,7 @@ export async function candidateRows(
   data: Dataset,
   where: { cityKey: string; quarterKey: string | null; purpose: string; type: string; excludeId: string | null },
   asOf: Date,
+  limit = CANDIDATE_LIMIT,
 ): Promise<CandidateRow[]> {
   const params: unknown[] = [where.cityKey, where.purpose, where.type, horizonStart(asOf), asOf, where.excludeId ?? ''];
   const quarter = where.quarterKey === null ? '' : `AND l.neighborhood_key = $${params.push(where.quarterKey)}`;
@@ -168,7 +185,7 @@ export async function candidateRows(
      WHERE l.city_key = $1 ${quarter} AND l.purpose = $2 AND l.type = $3
        AND l.listed_at >= $4 AND l.listed_at <= $5 AND l.price > 0 AND l.id <> $6
      ORDER BY l.listed_at DESC, l.id
-     LIMIT ${CANDIDATE_LIMIT}`,
+     LIMIT ${limit}`,
     params,
   );
   return rows;
