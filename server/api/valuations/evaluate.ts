@@ -6,7 +6,9 @@
  * quarter's median for the same purpose (what `/market/stats` shows per neighbourhood), and
  * the quarter's median for the same purpose, type and bedrooms (each falling back to the
  * city's median when the quarter has none). Optionally a third row: a model knowing the
- * generator's exact formula (the noise floor, on generated data).
+ * generator's exact formula (the noise floor, on generated data). The ranges are calibrated
+ * on the training rows only (calibration.ts: each valued from the other training rows), so
+ * the held-out rows measure their coverage honestly.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
