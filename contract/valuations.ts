@@ -15,10 +15,23 @@ export const VALUATION_CONFIDENCE_LEVEL = 0.8;
 export const VALUATION_MAX_COMPARABLES = 20;
 /** Fewest comparables an estimate may rest on: below it, a 422 `insufficient_data`. */
 export const VALUATION_MIN_COMPARABLES = 5;
-/** FSD bands of `confidence`: at most the first is `high`, at most the second `medium`, above it `low`. */
-export const VALUATION_FSD_BANDS = { high: 0.1, medium: 0.2 } as const;
+/**
+ * FSD bands of `confidence` (the calibrated fsd: the range is price × exp(±1.28 fsd)): at most
+ * the first is `high`, at most the second `medium`, above it `low`. Set so that the labels
+ * separate on real adverts: realised PE10 by label in `VALUATION_LABEL_PE10`.
+ */
+export const VALUATION_FSD_BANDS = { high: 0.35, medium: 0.5 } as const;
+/**
+ * Realised share of prices within 10 % of the estimate, per label, on the shared real crawl
+ * (724 rent adverts of Douala and Yaoundé, 5-fold cross-validation, run 2026-11-27;
+ * docs/valuations.md): published with the labels, checked by test/cli/valuations-feed.test.ts.
+ */
+export const VALUATION_LABEL_PE10 = { high: 0.268, medium: 0.214, low: 0.128 } as const;
 export const VALUATION_METHODS = ['quarter_comparables', 'city_comparables'] as const;
 export const VALUATION_CONFIDENCES = ['high', 'medium', 'low'] as const;
+
+/** A share as the docs print it: 0.268 → "26.8 %". */
+export const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 const decimal = (description: string, example: number, min: number, max: number) =>
   extendApi(
@@ -100,7 +113,7 @@ export const ZValuationEstimate = z.object({
     example: 0.16,
   }),
   confidence: extendApi(oneOf(VALUATION_CONFIDENCES), {
-    description: `\`high\` when fsd ≤ ${VALUATION_FSD_BANDS.high}, \`medium\` when fsd ≤ ${VALUATION_FSD_BANDS.medium}, else \`low\`.`,
+    description: `\`high\` when fsd ≤ ${VALUATION_FSD_BANDS.high}, \`medium\` when fsd ≤ ${VALUATION_FSD_BANDS.medium}, else \`low\`. Measured on real rent adverts (docs/valuations.md), the share of prices within 10 % of the estimate is ${pct(VALUATION_LABEL_PE10.high)} for \`high\`, ${pct(VALUATION_LABEL_PE10.medium)} for \`medium\` and ${pct(VALUATION_LABEL_PE10.low)} for \`low\`.`,
     example: 'medium',
   }),
 });

@@ -1705,12 +1705,15 @@ export interface ListingExportParams {
  *
  * On real adverts (basis: asking rents of adverts, not deeds; run 2026-11-27): 724 distinct rent
  * adverts of Douala and Yaoundé crawled from koutchoumi.com, cross-validated in 5 folds by distinct
- * advert (`valuations evaluate --feed`): median absolute error 30.3 % (Douala 30.4 %, Yaoundé 28.6
- * %; furnished rents 54.2 %), 18.7 % within 10 % and 34.0 % within 20 %, 99.6 % valued, 80.6 % of
- * prices inside the 80 % range (Yaoundé 87.2 %), against 53.8 % for the city's median, 42.5 % for
- * the quarter's and 35.0 % for the quarter's median of the same bedrooms and furnishing. Such
- * adverts state no surface: bedrooms, bathrooms, furnishing and quarter carry the estimate, and
- * every answer there is labelled `low`. docs/valuations.md has the tables.
+ * advert (`valuations evaluate --feed`): median absolute error 30.1 % (Douala 30.2 %, Yaoundé 28.4
+ * %; furnished rents 47.7 %), 18.4 % within 10 % and 35.4 % within 20 %, all valued, against 54.5 %
+ * for the city's median, 40.0 % for the quarter's and 33.3 % for the quarter's median of the same
+ * bedrooms and furnishing. Such adverts state no surface: bedrooms, bathrooms, furnishing and
+ * quarter carry the estimate. The range is calibrated on held-out residuals per method, pool and
+ * city (split-conformal): 80.2 % of prices inside the 80 % range (Douala 80.1 %, Yaoundé 82.0 %).
+ * `confidence` is a band of the calibrated fsd (`high` ≤ 0.35, `medium` ≤ 0.5); the share of prices
+ * within 10 % of the estimate is 26.8 % for `high`, 21.4 % for `medium` and 12.8 % for `low`
+ * answers. docs/valuations.md has the tables.
  *
  * A point (`lat`, `lng`) outside the named city is a 400 saying so (and when `lat` and `lng` look
  * swapped); a quarter the gazetteer lacks is valued at the city's level, its name echoed; a type
@@ -1827,7 +1830,9 @@ export interface ValuationsGetResponse {
        */
       fsd: number;
       /**
-       * `high` when fsd ≤ 0.1, `medium` when fsd ≤ 0.2, else `low`.
+       * `high` when fsd ≤ 0.35, `medium` when fsd ≤ 0.5, else `low`. Measured on real rent adverts
+       * (docs/valuations.md), the share of prices within 10 % of the estimate is 26.8 % for `high`,
+       * 21.4 % for `medium` and 12.8 % for `low`.
        * @example "medium"
        */
       confidence: 'high' | 'medium' | 'low';

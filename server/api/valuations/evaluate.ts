@@ -6,14 +6,17 @@
  * quarter's median for the same purpose (what `/market/stats` shows per neighbourhood), and
  * the quarter's median for the same purpose, type and bedrooms (each falling back to the
  * city's median when the quarter has none). Optionally a third row: a model knowing the
- * generator's exact formula (the noise floor, on generated data).
+ * generator's exact formula (the noise floor, on generated data). The ranges are calibrated
+ * on the training rows only (calibration.ts: each valued from the other training rows), so
+ * the held-out rows measure their coverage honestly.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { ageYears, CANDIDATE_LIMIT, horizonStart, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
 import { CellAccumulator, featuresOf } from './fit.js';
 import { keptForFit } from './outliers.js';
-import { buildModel, type Candidate, type Method, type Point, valueSubject } from './model.js';
+import { CALIBRATION_SAMPLE, calibrate } from './calibration.js';
+import { buildModel, type Candidate, type Method, type Point, poolOf, valueSubject } from './model.js';
 
 export interface EvalRow {
   id: string;
@@ -94,6 +97,8 @@ export interface Prediction {
   high: number | null;
   method: Method | null;
   confidence: 'high' | 'medium' | 'low' | null;
+  /** The calibrated forecast standard deviation of the estimate. */
+  fsd: number | null;
   /** Rule 1: the city's median for the same purpose. */
   cityMedian: number;
   /** Rule 2: the quarter's median for the same purpose (else the city's). */
@@ -206,27 +211,18 @@ export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOption
     point: r.point,
     ageYears: ageYears(r.listedAt, asOfMs),
   });
-  return test.map((r) => {
+  /** A row valued from the training rows (never from itself), or null when too few comparables. */
+  const valueRow = (r: EvalRow) => {
+    const own = (list: EvalRow[] | undefined) => (list ?? []).filter((c) => c.id !== r.id).slice(0, CANDIDATE_LIMIT);
     let method: Method | null = null;
-    let pool =
-      r.quarterKey === null ? [] : (byQuarter.get(`${r.cityKey}|${r.quarterKey}|${r.purpose}|${r.type}`) ?? []).slice(0, CANDIDATE_LIMIT);
+    let pool = r.quarterKey === null ? [] : own(byQuarter.get(`${r.cityKey}|${r.quarterKey}|${r.purpose}|${r.type}`));
     if (pool.length >= QUARTER_MIN) method = 'quarter_comparables';
     else {
-      pool = (byCity.get(`${r.cityKey}|${r.purpose}|${r.type}`) ?? []).slice(0, CANDIDATE_LIMIT);
+      pool = own(byCity.get(`${r.cityKey}|${r.purpose}|${r.type}`));
       if (pool.length >= MIN_COMPARABLES) method = 'city_comparables';
     }
-    const base = {
-      row: r,
-      cityMedian: cityMedian(r),
-      quarterMedian: quarterMedian(r),
-      roomsMedian: roomsMedian(r),
-      termsMedian: termsMedian(r),
-      exact: opts.exactPrice?.(r) ?? null,
-      outliersInFit: fit.rejected,
-    };
-    if (method === null || !model.groups.has(`${r.purpose}|${r.type}`))
-      return { ...base, estimate: null, low: null, high: null, method: null, confidence: null };
-    const v = valueSubject(
+    if (method === null || !model.groups.has(`${r.purpose}|${r.type}`)) return null;
+    return valueSubject(
       {
         cityKey: r.cityKey,
         quarterKey: r.quarterKey,
@@ -245,7 +241,38 @@ export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOption
       model,
       0,
     );
-    return { ...base, estimate: v.price, low: v.low, high: v.high, method, confidence: v.confidence };
+  };
+  // The ranges calibrated on the training rows only, each valued from the others (calibration.ts).
+  const sample =
+    train.length <= CALIBRATION_SAMPLE ? train : train.filter((r) => heldOut(r.id, opts.seed + 1, CALIBRATION_SAMPLE / train.length));
+  model.calibration = calibrate(
+    sample.flatMap((r) => {
+      const v = valueRow(r);
+      return v
+        ? [
+            {
+              method: v.method,
+              pool: poolOf(r.purpose, r.type),
+              cityKey: r.cityKey,
+              score: Math.abs(Math.log(r.price / v.price)) / v.rawFsd,
+            },
+          ]
+        : [];
+    }),
+  );
+  return test.map((r) => {
+    const base = {
+      row: r,
+      cityMedian: cityMedian(r),
+      quarterMedian: quarterMedian(r),
+      roomsMedian: roomsMedian(r),
+      termsMedian: termsMedian(r),
+      exact: opts.exactPrice?.(r) ?? null,
+      outliersInFit: fit.rejected,
+    };
+    const v = valueRow(r);
+    if (v === null) return { ...base, estimate: null, low: null, high: null, method: null, confidence: null, fsd: null };
+    return { ...base, estimate: v.price, low: v.low, high: v.high, method: v.method, confidence: v.confidence, fsd: v.fsd };
   });
 }
 

@@ -10,9 +10,11 @@
  * comparables far from their weighted median are set aside. The forecast standard
  * deviation comes from the weighted dispersion, shrunk toward the model's own residual
  * variance and widened for the estimate's own error, times a factor calibrated on
- * held-out adverts so that [low, high] holds the price `VALUATION_CONFIDENCE_LEVEL` of the time.
+ * held-out adverts per stratum (calibration.ts) so that [low, high] holds the price
+ * `VALUATION_CONFIDENCE_LEVEL` of the time in each city and method.
  */
 import { VALUATION_FSD_BANDS } from '../../../contract/valuations.js';
+import { type Calibration, factorOf, Z80 } from './calibration.js';
 import { distanceM, type Point } from './geometry.js';
 import { LEVEL_SHRINK, type QuarterLevel, shrinkLevels } from './levels.js';
 import { type CellStats, cellLevel, featuresOf, fitGroup, type GroupModel, regressionFor } from './fit.js';
@@ -20,7 +22,7 @@ import { type CellStats, cellLevel, featuresOf, fitGroup, type GroupModel, regre
 export type Method = 'quarter_comparables' | 'city_comparables';
 
 /** Prices move together by pool: sale of built property, sale of land, rents. */
-const poolOf = (purpose: string, type: string) => (purpose === 'sale' ? (type === 'land' ? 'land' : 'sale') : 'rent');
+export const poolOf = (purpose: string, type: string) => (purpose === 'sale' ? (type === 'land' ? 'land' : 'sale') : 'rent');
 
 export interface Model {
   groups: Map<string, GroupModel>;
@@ -30,6 +32,8 @@ export interface Model {
   quarterSpread: Map<string, number>;
   /** Adverts set aside from the fit as impossible prices (outliers.ts). */
   outliers: number;
+  /** Range factors by stratum, from held-out residuals (calibration.ts); none yet: the methods' defaults. */
+  calibration?: Calibration;
 }
 
 export { distanceM, type Point };
@@ -119,6 +123,8 @@ export interface ValuationResult {
   low: number;
   high: number;
   fsd: number;
+  /** The fsd before calibration: what a calibration score is divided by. */
+  rawFsd: number;
   confidence: 'high' | 'medium' | 'low';
   comparables: ValuedComparable[];
   sampleSize: number;
@@ -134,14 +140,7 @@ export interface ValuationResult {
   };
 }
 
-/** z of a two-sided 80 % normal interval. */
-export const Z80 = 1.2815515655446004;
-/**
- * Calibration of the forecast standard deviation, per method: the factor that makes the
- * held-out coverage of [low, high] equal to the confidence level on the demo data
- * (`npm run admin -- valuations evaluate`; the README's table shows the coverage reached).
- */
-const CALIBRATION: Record<Method, number> = { quarter_comparables: 0.95, city_comparables: 0.85 };
+export { Z80 };
 
 /** Similarity bandwidths: a difference of one bandwidth in one feature alone gives exp(-1/2) ≈ 0.61. */
 const BANDWIDTH = { ls: 0.35, lb: 0.35, ba: 0.5, ageYears: 1.5, distanceM: 2_500 };
@@ -238,7 +237,8 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     // The subject quarter's level is known from n adverts (shrunk), or not at all.
     variance += subjectLevel ? spread * (LEVEL_SHRINK / (subjectLevel.n + LEVEL_SHRINK)) : spread;
   }
-  const fsd = CALIBRATION[method] * Math.sqrt(variance);
+  const rawFsd = Math.sqrt(variance);
+  const fsd = factorOf(model.calibration, method, pool, subject.cityKey) * rawFsd;
   const price = Math.exp(mean);
   const weightOf = new Map(kept.map((r, i) => [r, weights[i]]));
   const comparables = [...rows]
@@ -257,6 +257,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     low: price * Math.exp(-Z80 * fsd),
     high: price * Math.exp(Z80 * fsd),
     fsd,
+    rawFsd,
     confidence: confidenceOf(fsd),
     comparables,
     sampleSize: kept.length,

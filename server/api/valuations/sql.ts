@@ -5,10 +5,11 @@
  */
 import { type Dataset, table } from '../dataset.js';
 import { PUBLIC_COLUMNS, type PublicRow } from '../listings/public-row.js';
-import { CANDIDATE_LIMIT, horizonStart } from './candidates.js';
+import { CALIBRATION_SAMPLE, calibrate, type Score } from './calibration.js';
+import { ageYears, CANDIDATE_LIMIT, horizonStart, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
 import { OUTLIER_SQL } from './outliers.js';
 import { addMoments, type CellStats, emptyCell, K, type Moments, TITLE_CODE } from './fit.js';
-import { buildModel, type Model } from './model.js';
+import { buildModel, type Candidate, type Method, type Model, poolOf, valueSubject } from './model.js';
 
 const YEAR_S = 365.25 * 86_400;
 const TITLE_SQL = `CASE land_title::text ${Object.entries(TITLE_CODE)
@@ -73,10 +74,98 @@ export async function cellStats(data: Dataset, asOf: Date): Promise<{ cells: Cel
   return { cells: [...cells.values()], outliers };
 }
 
-/** The model of a dataset as its adverts stand at `asOf`: one pass of SQL, then the pure fit. */
+/** The model of a dataset as its adverts stand at `asOf`: one pass of SQL, the pure fit, then its ranges calibrated. */
 export async function fitModel(data: Dataset, asOf = new Date()): Promise<Model> {
   const { cells, outliers } = await cellStats(data, asOf);
-  return buildModel(cells, outliers);
+  const model = buildModel(cells, outliers);
+  model.calibration = calibrate(await calibrationScores(data, model, asOf));
+  return model;
+}
+
+/** Adverts valued for the calibration per city, purpose and type (a hash of their id picks them). */
+const CALIBRATION_PER_STRATUM = 80;
+
+/**
+ * The calibration's scores (calibration.ts): a sample of the horizon's adverts, up to
+ * `CALIBRATION_PER_STRATUM` per city, purpose and type and `CALIBRATION_SAMPLE` in all,
+ * each valued as the API values a subject (its quarter's candidates, else its city's),
+ * never from itself.
+ */
+async function calibrationScores(data: Dataset, model: Model, asOf: Date): Promise<Score[]> {
+  const { rows } = await data.pool.query<CandidateRow & { rn: number }>(
+    `SELECT * FROM (
+       SELECT ${PUBLIC_COLUMNS}, l.neighborhood_key, l.furnished, l.land_title::text AS land_title,
+              row_number() OVER (PARTITION BY l.city_key, l.purpose, l.type ORDER BY md5(l.id)) AS rn
+       FROM ${table(data, 'listings')} l
+       WHERE l.listed_at >= $1 AND l.listed_at <= $2 AND l.price > 0) s
+     WHERE rn <= ${CALIBRATION_PER_STRATUM} ORDER BY md5(id) LIMIT ${CALIBRATION_SAMPLE}`,
+    [horizonStart(asOf), asOf],
+  );
+  const scores: Score[] = [];
+  // Each quarter's and city's candidates read once, one more than a subject gets: a subject's
+  // own are the first `CANDIDATE_LIMIT` of them that are not itself, as `candidateRows` excluding it reads.
+  const pools = new Map<string, Promise<CandidateRow[]>>();
+  const candidates = (r: CandidateRow, quarterKey: string | null) => {
+    const key = `${r.city_key}|${quarterKey}|${r.purpose}|${r.type}`;
+    let rows = pools.get(key);
+    if (!rows) {
+      rows = candidateRows(
+        data,
+        { cityKey: r.city_key, quarterKey, purpose: r.purpose, type: r.type, excludeId: null },
+        asOf,
+        CANDIDATE_LIMIT + 1,
+      );
+      pools.set(key, rows);
+    }
+    return rows.then((list) => list.filter((c) => c.id !== r.id).slice(0, CANDIDATE_LIMIT));
+  };
+  const one = async (r: CandidateRow) => {
+    if (!model.groups.has(`${r.purpose}|${r.type}`)) return;
+    let method: Method = 'quarter_comparables';
+    let pool = r.neighborhood_key === null ? [] : await candidates(r, r.neighborhood_key);
+    if (pool.length < QUARTER_MIN) {
+      method = 'city_comparables';
+      pool = await candidates(r, null);
+    }
+    if (pool.length < MIN_COMPARABLES) return;
+    const v = valueSubject(
+      { ...asCandidate(r, asOf), cityKey: r.city_key, type: r.type, purpose: r.purpose },
+      pool.map((c) => asCandidate(c, asOf)),
+      method,
+      model,
+      0,
+    );
+    scores.push({
+      method,
+      pool: poolOf(r.purpose, r.type),
+      cityKey: r.city_key,
+      score: Math.abs(Math.log(Number(r.price) / v.price)) / v.rawFsd,
+    });
+  };
+  // One subject at a time: the pool's other users keep their connections (its reads are cached by quarter and city).
+  for (const r of rows) await one(r);
+  return scores;
+}
+
+/** A stored advert as a candidate comparable (its point, else its quarter's). */
+export function asCandidate(r: CandidateRow, asOf: Date): Candidate {
+  return {
+    id: r.id,
+    price: Number(r.price),
+    surface: r.surface,
+    bedrooms: r.bedrooms,
+    furnished: r.furnished,
+    landTitle: r.land_title,
+    bathrooms: r.bathrooms,
+    quarterKey: r.neighborhood_key,
+    point:
+      r.lat !== null && r.lng !== null
+        ? { lat: r.lat, lng: r.lng }
+        : r.quarter_point
+          ? { lat: r.quarter_point[0], lng: r.quarter_point[1] }
+          : null,
+    ageYears: ageYears(r.listed_at, asOf),
+  };
 }
 
 export type CandidateRow = PublicRow & { neighborhood_key: string | null; furnished: boolean | null; land_title: string | null };
@@ -86,6 +175,7 @@ export async function candidateRows(
   data: Dataset,
   where: { cityKey: string; quarterKey: string | null; purpose: string; type: string; excludeId: string | null },
   asOf: Date,
+  limit = CANDIDATE_LIMIT,
 ): Promise<CandidateRow[]> {
   const params: unknown[] = [where.cityKey, where.purpose, where.type, horizonStart(asOf), asOf, where.excludeId ?? ''];
   const quarter = where.quarterKey === null ? '' : `AND l.neighborhood_key = $${params.push(where.quarterKey)}`;
@@ -95,7 +185,7 @@ export async function candidateRows(
      WHERE l.city_key = $1 ${quarter} AND l.purpose = $2 AND l.type = $3
        AND l.listed_at >= $4 AND l.listed_at <= $5 AND l.price > 0 AND l.id <> $6
      ORDER BY l.listed_at DESC, l.id
-     LIMIT ${CANDIDATE_LIMIT}`,
+     LIMIT ${limit}`,
     params,
   );
   return rows;

@@ -123,6 +123,7 @@ export const commands: Command[] = [
         ['by city', groupBy(preds, (p) => p.row.city)],
         ['by city and type', groupBy(preds, (p) => `${p.row.city}, ${p.row.type}`)],
         ['by method', groupBy(preds, (p) => p.method ?? 'none')],
+        ['by confidence label', groupBy(preds, (p) => p.confidence ?? 'none')],
       ];
       const yes = (b: boolean | null) =>
         b === null ? 'not measured (these rows were not priced by the current generator formula)' : b ? 'met' : 'NOT MET';
