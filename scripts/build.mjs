@@ -16,7 +16,8 @@ if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 const explorer = spawnSync(process.execPath, [at('scripts/build-explorer.mjs')], { stdio: 'inherit' });
 if (explorer.status !== 0) process.exit(explorer.status ?? 1);
 
-for (const assets of ['server/dashboard/assets', 'server/docs/assets', 'server/dashboard/explorer/dist']) {
+// `docs/`: the guides /docs/guides serves (server/docs/guides.ts).
+for (const assets of ['server/dashboard/assets', 'server/docs/assets', 'server/dashboard/explorer/dist', 'docs']) {
   cpSync(at(assets), at(`dist/${assets}`), { recursive: true });
 }
 cpSync(at('prisma/schema.prisma'), at('dist/prisma/schema.prisma'));

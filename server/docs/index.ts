@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Router } from 'express';
+import { guidesRouter } from './guides.js';
 
 const OWN_ASSETS = join(dirname(fileURLToPath(import.meta.url)), 'assets');
 const SWAGGER_UI = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -39,7 +40,7 @@ const PAGE = `<!doctype html>
   <span class="mboa-tagline">Real estate data API for Cameroon</span>
   <nav>
     <a href="/api/v1/openapi.json">OpenAPI document</a>
-    <a href="https://github.com/mboa-cm/mboa/tree/main/docs">Guides: API, feeds, valuations, operations</a>
+    <a href="/docs/guides">Guides: API, feeds, valuations, operations</a>
     <a href="/dashboard">Dashboard: your keys and usage</a>
   </nav>
 </header>
@@ -104,6 +105,7 @@ export function docsRouter(options: { publicUrl?: string; demoKey?: string } = {
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.type('html').send(page);
   });
+  router.use('/guides', guidesRouter());
   router.get('/assets/:file', (req, res, next) => {
     const file = files.get(req.params.file);
     if (!file) return next();

@@ -5,7 +5,7 @@
  * renders every operation with its samples and that the browser reports no CSP violation.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +73,22 @@ describe('the reference page over HTTP', () => {
       expect(urls.length).toBeGreaterThan(4);
       for (const url of urls) expect(url).toMatch(/^\//);
     }
+  });
+
+  it('links the guides of docs/, served from this server as they are written', async () => {
+    const index = await fetch(`${t.baseUrl}/docs/guides`);
+    expect(index.status).toBe(200);
+    const html = await index.text();
+    for (const page of ['api.md', 'feeds.md', 'valuations.md', 'operations.md', 'runbooks/MboaServerErrors.md']) {
+      expect(html).toContain(`href="/docs/guides/${page}"`);
+      const res = await fetch(`${t.baseUrl}/docs/guides/${page}`);
+      expect(res.status, page).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(await res.text()).toBe(readFileSync(new URL(`../../docs/${page}`, import.meta.url), 'utf8'));
+    }
+    expect(html).not.toMatch(/<script|\sstyle=/);
+    expect((await fetch(`${t.baseUrl}/docs/guides/../README.md`)).status).toBe(404);
+    expect((await fetch(`${t.baseUrl}/docs/guides/nothing.md`)).status).toBe(404);
   });
 
   it('serves its assets itself, and only those', async () => {
