@@ -120,7 +120,7 @@ describe('FeedDecoder', () => {
 describe('ColumnMap', () => {
   it.each([
     [[], 'must be a JSON object'],
-    [{ colonnes: {} }, 'unknown key "colonnes": the keys are columns, values, constants, description'],
+    [{ colonnes: {} }, 'unknown key "colonnes": the keys are columns, values, match, constants, defaults, unknown, reference, description'],
     [{ columns: { Prix: 'prix' } }, 'columns."Prix": "prix" is not a field; the fields are source_ref, title, price'],
     [{ columns: { Prix: 'price', Montant: 'price' } }, 'columns."Montant": "Prix" already gives price'],
     [{ columns: { Prix: 'price', PRIX: 'title' } }, 'columns."PRIX": the same column as another name'],
