@@ -85,6 +85,9 @@ describe('two languages', () => {
           'months',
           'absent',
           'level',
+          // The plans page's saved searches and webhook endpoints.
+          'searches',
+          'endpoints',
         ].map((k) => [k, 2]),
       ),
     };
