@@ -19,7 +19,7 @@ import pg from 'pg';
 import { itOnServer } from '../helpers/requires.js';
 
 const REAL = join(__dirname, '../../../shared/realdata/koutchoumi-rents.csv');
-const MAP = join(__dirname, '../../examples/feeds/koutchoumi-rents.columns.json');
+const MAP = join(__dirname, '../../examples/feeds/portal-crawl.columns.json');
 const dir = mkdtempSync(join(tmpdir(), 'mboa-feed-test-'));
 
 const median = (xs: number[]) => {

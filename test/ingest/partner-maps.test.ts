@@ -143,12 +143,12 @@ describe('the portal export of examples/feeds', () => {
   });
 });
 
-describe('the shared koutchoumi crawl through examples/feeds/koutchoumi-rents.columns.json', () => {
+describe('the shared koutchoumi crawl through examples/feeds/portal-crawl.columns.json', () => {
   it.skipIf(!existsSync(CRAWL))('imports with no script, every priced row but the one at 0 XAF, approximate names listed', async () => {
     const file = join(work.dir, 'koutchoumi-rents.csv'); // the report is written next to the file: not in ../shared
     copyFileSync(CRAWL, file);
     const src = source();
-    const columns = () => ColumnMap.load(join(FEEDS, 'koutchoumi-rents.columns.json'));
+    const columns = () => ColumnMap.load(join(FEEDS, 'portal-crawl.columns.json'));
     const result = await importFile(db.pool, { file, format: 'csv', source: src, columns: columns(), plausibility: true });
     // Every valid row is stored, or held for its price with the reason (which rows depends on the
     // listings already stored: the strata plausibility.ts compares prices with).
