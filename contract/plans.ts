@@ -6,16 +6,9 @@
 export const PLAN_NAMES = ['starter', 'pro', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
-/** Endpoints, named as in the route metadata and the usage breakdown. */
-export const ENDPOINTS = [
-  'ping',
-  'listings.search',
-  'listings.get',
-  'market.stats',
-  'market.trends',
-  'market.history',
-  'exports.listings',
-  'valuations.get',
+const STARTER_ENDPOINTS = ['ping', 'listings.search', 'listings.get', 'market.stats'] as const;
+/** Saved searches and webhooks (Pro and Enterprise). */
+const PUSH_ENDPOINTS = [
   'saved_searches.create',
   'saved_searches.list',
   'saved_searches.get',
@@ -27,6 +20,16 @@ export const ENDPOINTS = [
   'webhook_endpoints.delete',
   'webhook_endpoints.rotate_secret',
   'webhook_endpoints.deliveries',
+] as const;
+
+/** Endpoints, named as in the route metadata and the usage breakdown. */
+export const ENDPOINTS = [
+  ...STARTER_ENDPOINTS,
+  'market.trends',
+  'market.history',
+  'exports.listings',
+  'valuations.get',
+  ...PUSH_ENDPOINTS,
 ] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
 
@@ -53,22 +56,6 @@ export interface PlanDefinition {
   /** Webhook deliveries a month (first attempts; never counted in the API quota). */
   webhookDeliveriesPerMonth: number;
 }
-
-const STARTER_ENDPOINTS = ['ping', 'listings.search', 'listings.get', 'market.stats'] as const;
-/** Saved searches and webhooks (Pro and Enterprise). */
-const PUSH_ENDPOINTS = [
-  'saved_searches.create',
-  'saved_searches.list',
-  'saved_searches.get',
-  'saved_searches.update',
-  'saved_searches.delete',
-  'saved_searches.listings',
-  'webhook_endpoints.create',
-  'webhook_endpoints.list',
-  'webhook_endpoints.delete',
-  'webhook_endpoints.rotate_secret',
-  'webhook_endpoints.deliveries',
-] as const;
 
 export const PLANS: Record<PlanName, PlanDefinition> = {
   starter: {

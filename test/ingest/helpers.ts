@@ -4,6 +4,7 @@
  * temporary directory (the import writes its report next to its input), and cleanup.
  */
 import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach } from 'vitest';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -110,4 +111,30 @@ export async function historyOf(db: Database, source: string): Promise<{ source_
     [source],
   );
   return rows;
+}
+
+/**
+ * A suite's database, work directory and source names, with the hooks that clean them up:
+ * each test's sources removed after it, the directory and the pool after the file.
+ */
+export function ingestSuite(): { db: Database; work: Workdir; source: () => string } {
+  const db = testDatabase();
+  const work = workdir();
+  const sources: string[] = [];
+  afterEach(async () => {
+    await removeSource(db, ...sources.splice(0));
+  });
+  afterAll(async () => {
+    work.remove();
+    await db.close();
+  });
+  return {
+    db,
+    work,
+    source: () => {
+      const s = testSource();
+      sources.push(s);
+      return s;
+    },
+  };
 }

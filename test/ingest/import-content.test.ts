@@ -7,31 +7,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/platform/db.js';
+import { describe, expect, it } from 'vitest';
 import { importFile } from '../../server/ingest/import.js';
-import { historyOf, listingsOf, removeSource, testDatabase, testSource, toJsonLines, workdir, type Workdir } from './helpers.js';
+import { historyOf, ingestSuite, listingsOf, toJsonLines } from './helpers.js';
 
-let db: Database;
-let work: Workdir;
-const sources: string[] = [];
-const source = () => {
-  const s = testSource();
-  sources.push(s);
-  return s;
-};
-
-beforeAll(() => {
-  db = testDatabase();
-  work = workdir();
-});
-afterEach(async () => {
-  await removeSource(db, ...sources.splice(0));
-});
-afterAll(async () => {
-  work.remove();
-  await db.close();
-});
+const { db, work, source } = ingestSuite();
 
 const HEADER = 'source_ref,title,price,city,neighborhood,type,purpose';
 /** The report's documented sizes (README, "Loading listings"). */

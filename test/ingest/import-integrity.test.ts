@@ -6,31 +6,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/platform/db.js';
+import { describe, expect, it } from 'vitest';
 import { importFile } from '../../server/ingest/import.js';
-import { listingsOf, removeSource, testDatabase, testSource, toJsonLines, workdir, type Workdir } from './helpers.js';
+import { ingestSuite, listingsOf, toJsonLines } from './helpers.js';
 
-let db: Database;
-let work: Workdir;
-const sources: string[] = [];
-const source = () => {
-  const s = testSource();
-  sources.push(s);
-  return s;
-};
-
-beforeAll(() => {
-  db = testDatabase();
-  work = workdir();
-});
-afterEach(async () => {
-  await removeSource(db, ...sources.splice(0));
-});
-afterAll(async () => {
-  work.remove();
-  await db.close();
-});
+const { db, work, source } = ingestSuite();
 
 /** The most lines a CSV record may span (README, "Loading listings"). */
 const MAX_RECORD_LINES = 100;

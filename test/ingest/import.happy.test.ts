@@ -3,42 +3,12 @@
  * that change nothing, price changes and their history, and NDJSON against CSV.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/platform/db.js';
+import { describe, expect, it } from 'vitest';
 import { listingId } from '../../server/platform/ids.js';
 import { importFile } from '../../server/ingest/import.js';
-import {
-  historyOf,
-  listingsOf,
-  readJsonLines,
-  removeSource,
-  testDatabase,
-  testSource,
-  toJsonLines,
-  workdir,
-  type Workdir,
-} from './helpers.js';
+import { historyOf, ingestSuite, listingsOf, readJsonLines, toJsonLines } from './helpers.js';
 
-let db: Database;
-let work: Workdir;
-const sources: string[] = [];
-const source = () => {
-  const s = testSource();
-  sources.push(s);
-  return s;
-};
-
-beforeAll(() => {
-  db = testDatabase();
-  work = workdir();
-});
-afterEach(async () => {
-  await removeSource(db, ...sources.splice(0));
-});
-afterAll(async () => {
-  work.remove();
-  await db.close();
-});
+const { db, work, source } = ingestSuite();
 
 describe('import of a feed with good and bad rows', () => {
   it('loads the good rows, and reports each bad one with its line and reason', async () => {
