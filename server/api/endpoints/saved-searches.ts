@@ -5,11 +5,10 @@
  */
 import type { contract } from '../../../contract/router.js';
 import type { TListingsQueryParsed } from '../../../contract/schemas.js';
-import type { DataCache } from '../../platform/data-cache.js';
 import { ApiError } from '../../platform/errors.js';
 import { callMeta, type RequestContext } from '../context.js';
 import type { RouteHandler } from '../handler.js';
-import { searchListings } from '../listings/search.js';
+import { listingsPage } from './search.js';
 import { filtersAsText, savedFiltersOf } from '../saved-searches/filters-text.js';
 import type { SavedSearchStore } from '../saved-searches/store.js';
 
@@ -63,21 +62,7 @@ export function savedSearchHandlers(store: SavedSearchStore): {
         });
       }
       const q = { ...filters.query, ...query } as TListingsQueryParsed;
-      const result = await searchListings(reader.data, reader.cursors, q, filters.effective, reader.cache as DataCache<number> | undefined);
-      return {
-        status: 200 as const,
-        body: {
-          data: result.data,
-          meta: {
-            total: result.total,
-            returned: result.data.length,
-            limit: query.limit,
-            next_cursor: result.nextCursor,
-            has_more: result.nextCursor !== null,
-            ...callMeta(ctx),
-          },
-        },
-      };
+      return listingsPage(reader, q, filters.effective, ctx);
     },
   };
 }
