@@ -9,13 +9,13 @@
  */
 import { createServer } from 'node:http';
 import type { TListingsQueryParsed } from '../contract/schemas.js';
-import { live } from '../server/api/dataset.js';
+import { live } from '../server/domain/listing/dataset.js';
 import { openDatabase } from '../server/platform/db.js';
 import { CursorCodec } from '../server/api/listings/cursor.js';
 import { getListing } from '../server/api/listings/detail.js';
-import { effectiveFilters } from '../server/api/listings/filters.js';
+import { effectiveFilters } from '../server/domain/listing/filters.js';
 import { searchListings } from '../server/api/listings/search.js';
-import { marketStats, marketTrends } from '../server/api/market/query.js';
+import { marketStats, marketTrends } from '../server/domain/market/query.js';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');

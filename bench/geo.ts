@@ -20,7 +20,7 @@ import { migrationStatus } from '../prisma/migration-status.js';
 import { createAccount } from '../server/accounts/accounts.js';
 import { ZListingsQuery } from '../contract/schemas.js';
 import { CursorCodec } from '../server/api/listings/cursor.js';
-import { effectiveFilters, listingFilterSql } from '../server/api/listings/filters.js';
+import { effectiveFilters, listingFilterSql } from '../server/domain/listing/filters.js';
 import { searchListings } from '../server/api/listings/search.js';
 import { openDatabase } from '../server/platform/db.js';
 import { randomId } from '../server/platform/ids.js';

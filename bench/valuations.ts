@@ -21,10 +21,10 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { ZValuationQuery } from '../contract/valuations.js';
-import { live } from '../server/api/dataset.js';
-import { effectiveFilters } from '../server/api/listings/filters.js';
-import { fitModel } from '../server/api/valuations/sql.js';
-import { valuation } from '../server/api/valuations/valuation.js';
+import { live } from '../server/domain/listing/dataset.js';
+import { effectiveFilters } from '../server/domain/listing/filters.js';
+import { fitModel } from '../server/domain/valuations/sql.js';
+import { valuation } from '../server/domain/valuations/valuation.js';
 import { openDatabase } from '../server/platform/db.js';
 import { benchServer, loopbackDatabase } from './loopback.js';
 

@@ -109,18 +109,26 @@ const EXCLUDED =
   'Only listings with a point of their own (`location.precision` `street`) or placed at their quarter’s centroid (`neighborhood`) are found; a listing located only by its city (`city`) never is.';
 
 /**
+ * A point as every route takes it: `near=lat,lng` (typed clients may pass `[lat, lng]`), in
+ * Cameroon, with a 400 suggesting the swap when the swapped point would be inside.
+ */
+export function pointParam(description: string) {
+  return extendApi(nearSchema(), {
+    description,
+    // On the wire, text; the array form is typed clients' (written with commas).
+    type: 'string',
+    oneOf: undefined,
+    example: '4.0483,9.7043',
+  }).optional();
+}
+
+/**
  * `near` (its description given) and `radius_m` from 1 to `maxRadius`, `defaultRadius` when
  * absent. Fresh schemas each call: extendApi writes the description onto its schema.
  */
 function nearAndRadius(nearDescription: string, defaultRadius: number, maxRadius: number, radiusExample: number) {
   return {
-    near: extendApi(nearSchema(), {
-      description: nearDescription,
-      // On the wire, text; the array form is typed clients' (written with commas).
-      type: 'string',
-      oneOf: undefined,
-      example: '4.0483,9.7043',
-    }).optional(),
+    near: pointParam(nearDescription),
     radius_m: extendApi(wholeNumber(1, maxRadius), {
       description: `Radius around \`near\`, metres: a whole number written in digits, 1 to ${maxRadius.toLocaleString('en-US')}; ${defaultRadius.toLocaleString('en-US')} when \`near\` is given without it. Only with \`near\`.`,
       example: radiusExample,

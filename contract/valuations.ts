@@ -6,6 +6,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { LAND_TITLES } from './advert-terms.js';
+import { pointParam } from './geo.js';
 import { currencyParam, enumParam, oneOf, textParam, wholeNumberParam } from './params.js';
 import { MAX_ROOMS, MAX_SURFACE, PROPERTY_TYPES, PURPOSES, ZCurrency, ZListing, ZSingleMeta } from './schemas.js';
 
@@ -60,11 +61,24 @@ export const ZValuationQuery = z
     }).optional(),
     city: textParam('City of the subject (required without `listing_id`), matched like the search’s `city`.', 'Douala').optional(),
     neighborhood: textParam(
-      'Quarter of the subject, matched like the search’s `neighborhood`. Without it, `lat` and `lng` place the subject in the nearest known quarter.',
+      'Quarter of the subject, matched like the search’s `neighborhood`. Without it, `near` (or `lat` and `lng`) places the subject in the nearest known quarter.',
       'Bonapriso',
     ).optional(),
-    lat: decimal('Latitude of the subject (WGS84), with `lng`.', 4.0256, -90, 90).optional(),
-    lng: decimal('Longitude of the subject (WGS84), with `lat`.', 9.693, -180, 180).optional(),
+    near: pointParam(
+      'Point of the subject, `lat,lng` in decimal degrees (WGS84), as the search’s `near`: it must lie in the subject’s city (a 400 otherwise, suggesting the swap when latitude and longitude look exchanged). Without `neighborhood`, it places the subject in the nearest known quarter.',
+    ),
+    lat: decimal(
+      'Latitude of the subject (WGS84), with `lng`: the same as `near=lat,lng`, kept for existing callers.',
+      4.0256,
+      -90,
+      90,
+    ).optional(),
+    lng: decimal(
+      'Longitude of the subject (WGS84), with `lat`: the same as `near=lat,lng`, kept for existing callers.',
+      9.693,
+      -180,
+      180,
+    ).optional(),
     type: extendApi(enumParam(PROPERTY_TYPES), {
       description: 'Kind of property (required without `listing_id`).',
       example: 'apartment',
@@ -87,6 +101,9 @@ export const ZValuationQuery = z
   .superRefine((q, ctx) => {
     if ((q.lat === undefined) !== (q.lng === undefined)) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'lat and lng go together', path: [q.lat === undefined ? 'lat' : 'lng'] });
+    }
+    if (q.near !== undefined && (q.lat !== undefined || q.lng !== undefined)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'the point is given once: near=lat,lng, or lat and lng', path: ['near'] });
     }
     if (q.listing_id !== undefined) return;
     for (const name of ['city', 'type', 'purpose'] as const) {

@@ -18,7 +18,7 @@ import { type GeoBox, type GeoPoint, RADIUS_DEFAULT_M } from '../../contract/geo
 import type { THistoryQueryParsed } from '../../contract/history.js';
 import type { EndpointName, PlanName } from '../../contract/plans.js';
 import type { HeavyCaps, HeavyCost } from '../quota/heavy-reads.js';
-import { areaHistoryKey, areaOf } from './market/area-grid.js';
+import { areaHistoryKey, areaOf } from '../domain/market/area-grid.js';
 import type { Reader } from './reader.js';
 
 export type ReadKind = 'cheap' | 'heavy' | 'export';

@@ -34,7 +34,7 @@ import { countsAgainstAvailability } from '../accounts/availability.js';
 import { costOf, HEAVY_CAPS, type ReadKind } from './costs.js';
 import { heavyRefusal } from './heavy-refusal.js';
 import type { RequestContext } from './context.js';
-import { type EffectiveFilters, effectiveFilters } from './listings/filters.js';
+import { type EffectiveFilters, effectiveFilters } from '../domain/listing/filters.js';
 import type { Reader } from './reader.js';
 import { controlCharacterErrors, releaseOnError, toApiError, validationProblemOf, writeProblem } from './problem.js';
 import { startRequest } from '../http/request-start.js';

@@ -7,10 +7,10 @@
  */
 import type pg from 'pg';
 import type { DataCache } from '../platform/data-cache.js';
-import type { Dataset } from './dataset.js';
+import type { Dataset } from '../domain/listing/dataset.js';
 import type { CursorCodec } from './listings/cursor.js';
 import { KnownPlaces } from './places/known-places.js';
-import type { ModelStore } from './valuations/model-store.js';
+import type { ModelStore } from '../domain/valuations/model-store.js';
 
 /** A dataset and what reads it: one for the live data, one for the sample. */
 export interface DatasetDeps {

@@ -11,7 +11,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import pg from 'pg';
-import { type EvalRow, loadEvalRows } from '../api/valuations/evaluate.js';
+import { type EvalRow, loadEvalRows } from '../domain/valuations/evaluate.js';
 import type { ColumnMap } from '../ingest/column-map.js';
 import type { FeedFormat } from '../ingest/feed-reader.js';
 import { type ImportResult, importFile } from '../ingest/import.js';

@@ -6,7 +6,7 @@
 import { DEFAULT_SOURCE } from '../generate/generator.js';
 import type { PropertyType, Purpose } from '../generate/kinds.js';
 import { type LandTitle, noiseFreePrice } from '../generate/price-model.js';
-import type { EvalRow } from '../api/valuations/evaluate.js';
+import type { EvalRow } from '../domain/valuations/evaluate.js';
 
 /** The noise-free price of a generated row at its listing date; null for an imported one. */
 export function exactPrice(row: EvalRow): number | null {

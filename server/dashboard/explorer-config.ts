@@ -10,7 +10,7 @@ import { CITY_NAMES } from '../../contract/places.js';
 import { PLANS, type PlanName } from '../../contract/plans.js';
 import { PROPERTY_TYPES, PURPOSES } from '../../contract/schemas.js';
 import { BEDROOMS_TOP } from '../../contract/bedrooms.js';
-import { GAZETTEER } from '../platform/gazetteer.js';
+import { GAZETTEER } from '../domain/places/gazetteer.js';
 import type { Lang } from '../platform/lang.js';
 import { matchKey } from '../platform/text.js';
 import type { ClientMessageKey } from './messages/market-client.js';

@@ -20,7 +20,7 @@
  *   built property titled 35 %, in progress 5 %, untitled 10 %, unsaid 50 %.
  */
 import type { City } from '../../contract/places.js';
-import { GAZETTEER, type GazetteerCity, type Point, resolveQuarter } from '../platform/gazetteer.js';
+import { GAZETTEER, type GazetteerCity, type Point, resolveQuarter } from '../domain/places/gazetteer.js';
 import { matchKey } from '../platform/text.js';
 import type { PropertyType, Purpose } from './kinds.js';
 import type { LandTitle } from './price-model.js';

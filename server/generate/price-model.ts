@@ -21,7 +21,7 @@
  *   September) and dip at year end; sales have no season.
  */
 import { CITIES } from '../../contract/places.js';
-import { GAZETTEER, resolveQuarter } from '../platform/gazetteer.js';
+import { GAZETTEER, resolveQuarter } from '../domain/places/gazetteer.js';
 import { matchKey } from '../platform/text.js';
 import type { PropertyType, Purpose } from './kinds.js';
 import { CITY_MEDIAN_LEVEL, LEVELS_AS_OF, QUARTER_LEVELS } from './quarter-levels.js';

@@ -20,8 +20,8 @@
  * `full` recomputes every stored month. Runs inside the market refresh's transaction.
  */
 import { BEDROOMS_TOP, HISTORY_MAX_MONTHS, HISTORY_MIN_SAMPLE } from '../../contract/history.js';
-import { HISTORY_AGGREGATES, historyPriced } from '../platform/history-figures.js';
-import { quarterName } from './quarter-name.js';
+import { HISTORY_AGGREGATES, historyPriced } from '../domain/market/history-figures.js';
+import { quarterName } from '../domain/places/quarter-name.js';
 
 /** Months kept: the longest answer and the year before it (for the year-on-year change). */
 export const HISTORY_STORED_MONTHS = HISTORY_MAX_MONTHS + 12;

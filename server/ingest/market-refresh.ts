@@ -10,7 +10,7 @@ import { BEDROOMS_TOP } from '../../contract/bedrooms.js';
 import { TREND_MIN_SAMPLE } from '../../contract/schemas.js';
 import { refreshMarketHistory } from './market-history.js';
 import { syncGazetteer } from './quarters.js';
-import { quarterName } from './quarter-name.js';
+import { quarterName } from '../domain/places/quarter-name.js';
 
 const TREND_DAYS = 30;
 const DAY_MS = 86_400_000;

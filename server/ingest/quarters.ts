@@ -4,9 +4,16 @@
  * aliases read from `quarter_aliases`, and the resolver an import uses, which remembers
  * the names it could not resolve for the report.
  */
-import { GAZETTEER, type GazetteerCity, type OperatorAliases, type Quarter, foldQuarter, resolveQuarter } from '../platform/gazetteer.js';
+import {
+  GAZETTEER,
+  type GazetteerCity,
+  type OperatorAliases,
+  type Quarter,
+  foldQuarter,
+  resolveQuarter,
+} from '../domain/places/gazetteer.js';
 import { closestNames, matchKey } from '../platform/text.js';
-import { approximateQuarter } from './approximate-quarter.js';
+import { approximateQuarter } from '../domain/places/approximate-quarter.js';
 import type { Queryable } from './upsert.js';
 
 const SYNC_SQL = `

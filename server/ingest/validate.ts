@@ -8,7 +8,7 @@ import type { ZodIssue } from 'zod';
 import { CITIES } from '../../contract/places.js';
 import { cachedMatchKey } from './columns.js';
 import { closestNames } from '../platform/text.js';
-import { GAZETTEER, type GazetteerCity } from '../platform/gazetteer.js';
+import { GAZETTEER, type GazetteerCity } from '../domain/places/gazetteer.js';
 import { QuarterResolver } from './quarters.js';
 import { type StoredRecord, ZListingRecord } from './record.js';
 import { writtenTitle } from './title.js';

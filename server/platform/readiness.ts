@@ -13,13 +13,13 @@ import type { Logger } from './logger.js';
 
 export type CheckResult = 'ok' | 'unreachable' | 'pending_migrations' | 'not_configured' | 'deaf';
 
-/** What `/readyz` shows of the live data's valuation model (see api/valuations/model-store.ts). */
+/** What `/readyz` shows of the live data's valuation model (see domain/valuations/model-store.ts). */
 export interface ModelState {
   state: 'ready' | 'warming_up';
   fitted_at: string | null;
   fit_ms: number | null;
   fitting: boolean;
-  /** Adverts the fit in hand set aside as impossible prices (api/valuations/outliers.ts); null before the first fit. */
+  /** Adverts the fit in hand set aside as impossible prices (domain/valuations/outliers.ts); null before the first fit. */
   outliers_rejected: number | null;
 }
 

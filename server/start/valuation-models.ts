@@ -6,9 +6,9 @@
  * figures changed meanwhile.
  */
 import type pg from 'pg';
-import type { Dataset } from '../api/dataset.js';
-import type { Model } from '../api/valuations/model.js';
-import { ModelStore } from '../api/valuations/model-store.js';
+import type { Dataset } from '../domain/listing/dataset.js';
+import type { Model } from '../domain/valuations/model.js';
+import { ModelStore } from '../domain/valuations/model-store.js';
 import type { ChangeFeed } from '../platform/change-feed.js';
 import type { Logger } from '../platform/logger.js';
 

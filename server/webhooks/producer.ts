@@ -9,8 +9,8 @@
 import type pg from 'pg';
 import type { EventType, TWebhookEvent } from '../../contract/webhooks.js';
 import type { TListing } from '../../contract/schemas.js';
-import { effectiveFilters, listingFilterSql } from '../api/listings/filters.js';
-import { PUBLIC_COLUMNS, type PublicRow, toListing } from '../api/listings/public-row.js';
+import { effectiveFilters, listingFilterSql } from '../domain/listing/filters.js';
+import { PUBLIC_COLUMNS, type PublicRow, toListing } from '../domain/listing/public-row.js';
 import { ZListingFilters } from '../../contract/schemas.js';
 import { randomId } from '../platform/ids.js';
 

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountAvailability } from '../../server/accounts/availability.js';
-import { fitModel } from '../../server/api/valuations/sql.js';
+import { fitModel } from '../../server/domain/valuations/sql.js';
 import { admin } from '../helpers/admin.js';
 import { get, startTestServer, type TestServer } from '../helpers/server.js';
 import { signUp, startDashboardServer, textOf } from '../dashboard/helpers.js';

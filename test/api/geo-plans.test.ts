@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CursorCodec } from '../../server/api/listings/cursor.js';
-import { effectiveFilters } from '../../server/api/listings/filters.js';
+import { effectiveFilters } from '../../server/domain/listing/filters.js';
 import { searchListings } from '../../server/api/listings/search.js';
 import { ZListingsQuery } from '../../contract/schemas.js';
 import { get, serverWithAccount } from '../helpers/server.js';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_KEYS } from '../../contract/plans.js';
 import { createKey } from '../../server/accounts/keys.js';
-import { DATASET_TABLES } from '../../server/api/dataset.js';
+import { DATASET_TABLES } from '../../server/domain/listing/dataset.js';
 import { SAMPLE } from '../../server/generate/sample-data.js';
 import { itWhen } from '../helpers/requires.js';
 import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';

@@ -8,13 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshMarketFigures } from '../../server/ingest/market-refresh.js';
-import { live } from '../../server/api/dataset.js';
-import { cellStats, fitModel } from '../../server/api/valuations/sql.js';
-import { ageYears } from '../../server/api/valuations/candidates.js';
-import { loadEvalRows } from '../../server/api/valuations/evaluate.js';
-import { keptForFit } from '../../server/api/valuations/outliers.js';
-import { CellAccumulator, type CellStats, featuresOf } from '../../server/api/valuations/fit.js';
-import type { Model } from '../../server/api/valuations/model.js';
+import { live } from '../../server/domain/listing/dataset.js';
+import { cellStats, fitModel } from '../../server/domain/valuations/sql.js';
+import { ageYears } from '../../server/domain/valuations/candidates.js';
+import { loadEvalRows } from '../../server/domain/valuations/evaluate.js';
+import { keptForFit } from '../../server/domain/valuations/outliers.js';
+import { CellAccumulator, type CellStats, featuresOf } from '../../server/domain/valuations/fit.js';
+import type { Model } from '../../server/domain/valuations/model.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
 import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { VALUATION_CONFIDENCE_LEVEL, VALUATION_FSD_BANDS } from '../../contract/valuations.js';
-import { Z80 } from '../../server/api/valuations/calibration.js';
+import { Z80 } from '../../server/domain/valuations/calibration.js';
 import { get, serverWithAccount } from '../helpers/server.js';
 
 const t = serverWithAccount('enterprise');

@@ -6,8 +6,8 @@
  * range, or refused with a 422 naming the types tried; every amount is a number.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CellAccumulator, featuresOf } from '../../server/api/valuations/fit.js';
-import { buildModel, type Candidate, valueSubject } from '../../server/api/valuations/model.js';
+import { CellAccumulator, featuresOf } from '../../server/domain/valuations/fit.js';
+import { buildModel, type Candidate, valueSubject } from '../../server/domain/valuations/model.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
 import { get, serverWithAccount, storedUsage } from '../helpers/server.js';
 
@@ -62,6 +62,25 @@ describe('GET /api/v1/valuations: subjects off the beaten track', () => {
     expect(inside.status, JSON.stringify(inside.body)).toBe(200);
     expectNumbers(inside.body.data.estimate);
     expect(await storedUsage(t, account.id)).toBe(1);
+  });
+
+  it('takes the point as near=lat,lng like the search, the same answer as lat and lng, and refuses both at once', async () => {
+    const base = { city: 'Douala', type: 'apartment', purpose: 'rent', bedrooms: 2 };
+    const byNear = await get(t.baseUrl, `/api/v1/valuations?${qs({ ...base, near: '4.05,9.7' })}`, t.key);
+    const byLatLng = await get(t.baseUrl, `/api/v1/valuations?${qs({ ...base, lat: 4.05, lng: 9.7 })}`, t.key);
+    expect(byNear.status, JSON.stringify(byNear.body)).toBe(200);
+    expect({ ...byNear.body.data, as_of: null }).toEqual({ ...byLatLng.body.data, as_of: null });
+    const both = await get(t.baseUrl, `/api/v1/valuations?${qs({ ...base, near: '4.05,9.7', lat: 4.05, lng: 9.7 })}`, t.key);
+    expect(both.status).toBe(400);
+    expect(both.body.errors).toEqual([{ path: 'near', message: expect.stringMatching(/given once/) }]);
+    // In Cameroon but not in Douala: named by the parameter the caller used.
+    const far = await get(t.baseUrl, `/api/v1/valuations?${qs({ ...base, near: '3.87,11.51' })}`, t.key);
+    expect(far.status).toBe(400);
+    expect(far.body.errors[0]).toMatchObject({ path: 'near', message: expect.stringMatching(/^near=3.87,11.51 is outside Douala/) });
+    // Outside Cameroon altogether, swapped: the search's own message, suggesting the swap.
+    const swapped = await get(t.baseUrl, `/api/v1/valuations?${qs({ ...base, near: '9.7,4.05' })}`, t.key);
+    expect(swapped.status).toBe(400);
+    expect(swapped.body.errors[0].message).toMatch(/did you mean near=4.05,9.7/);
   });
 
   it('values a quarter the gazetteer lacks at the city level, echoing its name', async () => {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromXaf } from '../../contract/currency.js';
 import { VALUATION_FSD_BANDS, VALUATION_MAX_COMPARABLES, VALUATION_MIN_COMPARABLES } from '../../contract/valuations.js';
-import { HORIZON_MONTHS } from '../../server/api/valuations/candidates.js';
+import { HORIZON_MONTHS } from '../../server/domain/valuations/candidates.js';
 import { DAY_MS, plantListings, plantSource, removePlanted } from '../helpers/listings.js';
 import { get, serverWithAccount, storedUsage } from '../helpers/server.js';
 

@@ -4,7 +4,7 @@
  * (one file, so its scratch schema is never loaded twice at once).
  */
 import { describe, expect, it } from 'vitest';
-import { calibrate, CALIBRATION_MIN, conformalQuantile, factorOf, Z80 } from '../../server/api/valuations/calibration.js';
+import { calibrate, CALIBRATION_MIN, conformalQuantile, factorOf, Z80 } from '../../server/domain/valuations/calibration.js';
 
 describe('range calibration', () => {
   it('takes the ⌈(n + 1)·level⌉-th smallest score per stratum, and a thin stratum borrows the wider one', () => {

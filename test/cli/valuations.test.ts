@@ -7,11 +7,11 @@
  * test database.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluate, type EvalRow, figures } from '../../server/api/valuations/evaluate.js';
+import { evaluate, type EvalRow, figures } from '../../server/domain/valuations/evaluate.js';
 import { exactPrice } from '../../server/cli/exact-price.js';
 import { targetsOf } from '../../server/cli/commands/valuations.js';
 import { generateListings } from '../../server/generate/generator.js';
-import { GAZETTEER, resolveQuarter } from '../../server/platform/gazetteer.js';
+import { GAZETTEER, resolveQuarter } from '../../server/domain/places/gazetteer.js';
 import { matchKey } from '../../server/platform/text.js';
 import { validateRow } from '../../server/ingest/validate.js';
 import { admin } from '../helpers/admin.js';

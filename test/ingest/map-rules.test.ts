@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ColumnMap } from '../../server/ingest/column-map.js';
-import { approximateQuarter } from '../../server/ingest/approximate-quarter.js';
+import { approximateQuarter } from '../../server/domain/places/approximate-quarter.js';
 import { readPrice } from '../../server/ingest/money.js';
 import { readRoomCount } from '../../server/ingest/room-counts.js';
-import { GAZETTEER } from '../../server/platform/gazetteer.js';
+import { GAZETTEER } from '../../server/domain/places/gazetteer.js';
 
 /** A file's header as the reader reads it (once per file): fieldOf for each cell. */
 const headers = new WeakMap<ColumnMap, Array<string | null | undefined>>();

@@ -1,7 +1,7 @@
 /** The one WHERE builder, as a pure function of the parsed query: no database needed. */
 import { describe, expect, it } from 'vitest';
 import { ZListingsQuery } from '../../contract/schemas.js';
-import { canonicalFilters, effectiveFilters, listingFilterSql, SqlConditions } from '../../server/api/listings/filters.js';
+import { canonicalFilters, effectiveFilters, listingFilterSql, SqlConditions } from '../../server/domain/listing/filters.js';
 
 const parse = (query: Record<string, string>) => ZListingsQuery.parse(query);
 /** The builder takes the filters as the front handler works them out, once per call. */

@@ -1732,18 +1732,27 @@ export interface ValuationsGetParams {
    */
   city?: City | undefined;
   /**
-   * Quarter of the subject, matched like the search’s `neighborhood`. Without it, `lat` and `lng`
-   * place the subject in the nearest known quarter.
+   * Quarter of the subject, matched like the search’s `neighborhood`. Without it, `near` (or `lat`
+   * and `lng`) places the subject in the nearest known quarter.
    * @example "Bonapriso"
    */
   neighborhood?: Neighborhood | undefined;
   /**
-   * Latitude of the subject (WGS84), with `lng`. From -90 to 90.
+   * Point of the subject, `lat,lng` in decimal degrees (WGS84), as the search’s `near`: it must lie
+   * in the subject’s city (a 400 otherwise, suggesting the swap when latitude and longitude look
+   * exchanged). Without `neighborhood`, it places the subject in the nearest known quarter.
+   * @example "4.0483,9.7043"
+   */
+  near?: string | [number, number] | undefined;
+  /**
+   * Latitude of the subject (WGS84), with `lng`: the same as `near=lat,lng`, kept for existing
+   * callers. From -90 to 90.
    * @example 4.0256
    */
   lat?: number | undefined;
   /**
-   * Longitude of the subject (WGS84), with `lat`. From -180 to 180.
+   * Longitude of the subject (WGS84), with `lat`: the same as `near=lat,lng`, kept for existing
+   * callers. From -180 to 180.
    * @example 9.693
    */
   lng?: number | undefined;

@@ -9,8 +9,8 @@ import type { contract } from '../../../contract/router.js';
 import { historyCsvOf } from '../../../contract/history.js';
 import { callMeta } from '../context.js';
 import type { RouteHandler } from '../handler.js';
-import { marketHistory } from '../market/history.js';
-import { areaHeader, areaHistoryKey, areaOf } from '../market/area-grid.js';
+import { marketHistory } from '../../domain/market/history.js';
+import { areaHeader, areaHistoryKey, areaOf } from '../../domain/market/area-grid.js';
 
 /** Whether the caller asks for CSV: `text/csv` listed in Accept before any JSON type. */
 function wantsCsv(accept: string | undefined): boolean {

@@ -7,10 +7,10 @@
 import type { contract } from '../../../contract/router.js';
 import type { TMarketStat, TMarketTrend } from '../../../contract/schemas.js';
 import { callMeta, type RequestContext } from '../context.js';
-import type { Dataset } from '../dataset.js';
+import type { Dataset } from '../../domain/listing/dataset.js';
 import type { RouteHandler } from '../handler.js';
-import type { EffectiveFilters } from '../listings/filters.js';
-import { marketStats, marketTrends } from '../market/query.js';
+import type { EffectiveFilters } from '../../domain/listing/filters.js';
+import { marketStats, marketTrends } from '../../domain/market/query.js';
 import type { Reader } from '../reader.js';
 
 type MarketRead<Q, Row> = (data: Dataset, query: Q, filters: EffectiveFilters) => Promise<Row[]>;

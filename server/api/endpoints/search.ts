@@ -3,7 +3,7 @@ import type { contract } from '../../../contract/router.js';
 import type { DataCache } from '../../platform/data-cache.js';
 import { callMeta, type RequestContext } from '../context.js';
 import type { TListingsQueryParsed } from '../../../contract/schemas.js';
-import type { EffectiveFilters } from '../listings/filters.js';
+import type { EffectiveFilters } from '../../domain/listing/filters.js';
 import type { Reader } from '../reader.js';
 import type { RouteHandler } from '../handler.js';
 import { searchListings } from '../listings/search.js';

@@ -2,7 +2,7 @@
 import type { contract } from '../../../contract/router.js';
 import { callMeta } from '../context.js';
 import type { RouteHandler } from '../handler.js';
-import { valuation as valueOne } from '../valuations/valuation.js';
+import { valuation as valueOne } from '../../domain/valuations/valuation.js';
 
 export const valuation: RouteHandler<typeof contract.valuations.get> = async ({ query, filters, reader, ctx }) => {
   // The model in hand, or a 503 valuations_warming_up at once (never a fit on a request).

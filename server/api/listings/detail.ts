@@ -1,7 +1,7 @@
-import { type Dataset, table } from '../dataset.js';
+import { type Dataset, table } from '../../domain/listing/dataset.js';
 import { type Currency, fromXaf } from '../../../contract/currency.js';
 import type { TListingDetail } from '../../../contract/schemas.js';
-import { PUBLIC_COLUMNS, type PublicRow, toListing } from './public-row.js';
+import { PUBLIC_COLUMNS, type PublicRow, toListing } from '../../domain/listing/public-row.js';
 
 /** One listing with its price history, oldest first, amounts in `currency`; null when there is no such id. */
 export async function getListing(data: Dataset, id: string, currency: Currency): Promise<TListingDetail | null> {

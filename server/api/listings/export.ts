@@ -21,10 +21,10 @@ import type { ServerResponse } from 'node:http';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { EXPORT_LINES_PER_CALL, type TExportQueryParsed } from '../../../contract/schemas.js';
-import { type Dataset, table } from '../dataset.js';
-import { type EffectiveFilters, listingFilterSql } from './filters.js';
-import { distanceSql } from './geo.js';
-import { listingJsonSql } from './public-row.js';
+import { type Dataset, table } from '../../domain/listing/dataset.js';
+import { type EffectiveFilters, listingFilterSql } from '../../domain/listing/filters.js';
+import { distanceSql } from '../../domain/listing/geo.js';
+import { listingJsonSql } from '../../domain/listing/public-row.js';
 
 export interface ExportBlocks {
   /** Before block `index` (0, 1, 2...) is written; false stops the export. */

@@ -16,8 +16,8 @@
  * Both return the same ids in the same order as the plain query (every match sorted): the
  * conditions are the same, only the path to them differs (test/api/geo-plans.test.ts).
  */
-import type { EffectiveFilters, SqlConditions } from './filters.js';
-import { addGeoConditions, type GeoFilters } from './geo.js';
+import type { EffectiveFilters, SqlConditions } from '../../domain/listing/filters.js';
+import { addGeoConditions, type GeoFilters } from '../../domain/listing/geo.js';
 
 /** A grid cell's side in degrees: must be the 0.02 of `listing_cell()` in the migration. */
 export const GEO_CELL_DEG = 0.02;

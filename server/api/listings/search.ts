@@ -3,14 +3,14 @@
  * that starts with the same columns, so page N costs what page 1 costs. The exact total
  * is counted on page 1 only and travels in the cursor.
  */
-import { type Dataset, table } from '../dataset.js';
+import { type Dataset, table } from '../../domain/listing/dataset.js';
 import type { TListing, TListingsQueryParsed } from '../../../contract/schemas.js';
 import { ApiError } from '../../platform/errors.js';
 import type { CursorCodec } from './cursor.js';
-import { distanceSql, haversineOf } from './geo.js';
+import { distanceSql, haversineOf } from '../../domain/listing/geo.js';
 import { cellPageSql, geoCells, nearestPageSql, nearestWalkFits, nearestWalkWhere } from './geo-page.js';
-import { canonicalFilters, type EffectiveFilters, listingFilterSql, type SqlConditions } from './filters.js';
-import { PUBLIC_COLUMNS, type PublicRow, toListing } from './public-row.js';
+import { canonicalFilters, type EffectiveFilters, listingFilterSql, type SqlConditions } from '../../domain/listing/filters.js';
+import { PUBLIC_COLUMNS, type PublicRow, toListing } from '../../domain/listing/public-row.js';
 
 type Sort = TListingsQueryParsed['sort'];
 

@@ -6,11 +6,11 @@
  * after every load and periodically): places a partner feed brings stay searchable.
  * Names match by matching key (case and accents folded), as the filters do.
  */
-import { type Dataset, table } from '../dataset.js';
+import { type Dataset, table } from '../../domain/listing/dataset.js';
 import type { TFieldError } from '../../../contract/errors.js';
 import { CITIES } from '../../../contract/places.js';
 import { ApiError } from '../../platform/errors.js';
-import { foldQuarter, GAZETTEER, resolveQuarter } from '../../platform/gazetteer.js';
+import { foldQuarter, GAZETTEER, resolveQuarter } from '../../domain/places/gazetteer.js';
 import { closestNames, matchKey } from '../../platform/text.js';
 
 interface CatalogCity {

@@ -4,7 +4,7 @@
  * and back to the search's effective filters through the contract's own schema.
  */
 import { ZListingFilters, type TListingFilters } from '../../../contract/schemas.js';
-import { type EffectiveFilters, effectiveFilters } from '../listings/filters.js';
+import { type EffectiveFilters, effectiveFilters } from '../../domain/listing/filters.js';
 
 type Parsed = Partial<TListingFilters>;
 

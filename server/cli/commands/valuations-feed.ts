@@ -11,8 +11,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { VALUATION_CONFIDENCE_LEVEL } from '../../../contract/valuations.js';
-import { crossValidate, type Figures, figures, type Prediction } from '../../api/valuations/evaluate.js';
-import { keptForFit } from '../../api/valuations/outliers.js';
+import { crossValidate, type Figures, figures, type Prediction } from '../../domain/valuations/evaluate.js';
+import { keptForFit } from '../../domain/valuations/outliers.js';
 import { formatFromPath } from '../../ingest/feed-reader.js';
 import { loadFeedRows } from '../eval-feed.js';
 import { columnMap, feedFormat } from '../ingest-options.js';

@@ -1,12 +1,12 @@
 /**
  * `valuations evaluate`: the valuations' accuracy on the loaded data, measured on held-out
- * adverts (server/api/valuations/evaluate.ts), per city, per type, per purpose and overall,
+ * adverts (server/domain/valuations/evaluate.ts), per city, per type, per purpose and overall,
  * beside simple rules; and whether the published targets are met. With `--feed FILE`, a
  * real feed is imported into a scratch schema (eval-feed.ts) and cross-validated by
  * distinct advert in `--folds` folds instead (evaluate-feed.ts).
  */
 import { VALUATION_CONFIDENCE_LEVEL } from '../../../contract/valuations.js';
-import { evaluate, type Figures, figures, loadEvalRows, type Prediction } from '../../api/valuations/evaluate.js';
+import { evaluate, type Figures, figures, loadEvalRows, type Prediction } from '../../domain/valuations/evaluate.js';
 import { exactPrice } from '../exact-price.js';
 import { PRICE_NOISE } from '../../generate/price-model.js';
 import { parseOptions } from '../args.js';

@@ -1,6 +1,6 @@
 /**
  * Quarter names as advertisers write them, when the gazetteer and the operators' aliases
- * know no such name (platform/gazetteer.ts `resolveQuarter` failed):
+ * know no such name (gazetteer.ts `resolveQuarter` failed):
  *
  * - every part of a multi-part address (`Rue 1.234, Makepe`, `Makepe / Douala`);
  * - landmark and street words around a known name (`Lycée de Logpom`, `Carrefour
@@ -15,9 +15,9 @@
  * Each match says how it was made, for the import report, and an operator overrules it
  * with `admin alias add` (another quarter) or `admin alias refuse` (no quarter).
  */
-import type { GazetteerCity, OperatorAliases, Quarter } from '../platform/gazetteer.js';
-import { foldQuarter, resolveQuarter } from '../platform/gazetteer.js';
-import { editDistance, matchKey } from '../platform/text.js';
+import type { GazetteerCity, OperatorAliases, Quarter } from './gazetteer.js';
+import { foldQuarter, resolveQuarter } from './gazetteer.js';
+import { editDistance, matchKey } from '../../platform/text.js';
 
 export interface Approximate {
   quarter: Quarter;

@@ -3,10 +3,10 @@
  * the listing filters' own WHERE builder (the tables carry the same place, type and
  * purpose columns), amounts converted to the asked currency.
  */
-import { type Dataset, table } from '../dataset.js';
+import { type Dataset, table } from '../listing/dataset.js';
 import { fromXaf } from '../../../contract/currency.js';
 import type { TMarketStat, TMarketTrend, TStatsQueryParsed, TTrendsQueryParsed } from '../../../contract/schemas.js';
-import { type EffectiveFilters, listingFilterSql, type SqlConditions } from '../listings/filters.js';
+import { type EffectiveFilters, listingFilterSql, type SqlConditions } from '../listing/filters.js';
 
 /** numeric columns arrive as strings (exact), integers as numbers. */
 type Amount = string | null;

@@ -1,7 +1,7 @@
 /**
  * The figures of one month of a market-history series, in SQL: one definition for the
  * stored series of cities and quarters (server/ingest/market-history.ts) and the areas
- * computed on demand (server/api/market/history-area.ts), so both say the same thing.
+ * computed on demand (server/domain/market/history-area.ts), so both say the same thing.
  *
  * Both build `lm`: one row per listing and month it was on the market, with the month's
  * end `e` and the flags `active_end`, `is_new`, `is_removed`.

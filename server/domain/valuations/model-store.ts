@@ -10,7 +10,7 @@
 import { ApiError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ModelState } from '../../platform/readiness.js';
-import { type Dataset, table } from '../dataset.js';
+import { type Dataset, table } from '../listing/dataset.js';
 import type { Model } from './model.js';
 import { fitModel } from './sql.js';
 

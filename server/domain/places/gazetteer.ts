@@ -15,7 +15,7 @@
  * figures for Akwa include it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { matchKey } from './text.js';
+import { matchKey } from '../../platform/text.js';
 
 interface PointFields {
   lat?: number;

@@ -12,8 +12,8 @@
  *   by its adverts), else the city's reference;
  * - a gazetteer quarter without adverts gets that prior as its level (n = 0).
  */
-import { GAZETTEER } from '../../platform/gazetteer.js';
-import { distanceM, type Point } from './geometry.js';
+import { GAZETTEER } from '../places/gazetteer.js';
+import { distanceM, type Point } from '../places/distance.js';
 
 /** A quarter level rests on this many adverts' worth of its prior too. */
 export const LEVEL_SHRINK = 3;

@@ -11,9 +11,9 @@ import {
   VALUATION_MAX_COMPARABLES,
 } from '../../../contract/valuations.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Dataset } from '../dataset.js';
-import type { EffectiveFilters } from '../listings/filters.js';
-import { toListing } from '../listings/public-row.js';
+import type { Dataset } from '../listing/dataset.js';
+import type { EffectiveFilters } from '../listing/filters.js';
+import { toListing } from '../listing/public-row.js';
 import { ageYears, HORIZON_MONTHS, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
 import { type Candidate, confidenceOf, type Method, type Model, valueSubject, Z80 } from './model.js';
 import { type CandidateRow, candidateRows } from './sql.js';

@@ -6,10 +6,10 @@
  * the listings' points selects them; the radius is kept small (HISTORY_RADIUS_MAX_M).
  */
 import { BEDROOMS_TOP, HISTORY_MIN_SAMPLE, HISTORY_RADIUS_DEFAULT_M, type THistoryQueryParsed } from '../../../contract/history.js';
-import { HISTORY_AGGREGATES, historyPriced } from '../../platform/history-figures.js';
-import { type Dataset, table } from '../dataset.js';
-import { SqlConditions } from '../listings/filters.js';
-import { addGeoConditions } from '../listings/geo.js';
+import { HISTORY_AGGREGATES, historyPriced } from './history-figures.js';
+import { type Dataset, table } from '../listing/dataset.js';
+import { SqlConditions } from '../listing/filters.js';
+import { addGeoConditions } from '../listing/geo.js';
 
 type Amount = string | null;
 

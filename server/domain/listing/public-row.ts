@@ -4,7 +4,7 @@
  */
 import { type Currency, fromXaf } from '../../../contract/currency.js';
 import type { TListing, TLocation } from '../../../contract/schemas.js';
-import { GAZETTEER } from '../../platform/gazetteer.js';
+import { GAZETTEER } from '../places/gazetteer.js';
 
 /** The centroid of the listing's quarter or sub-quarter (the gazetteer's, in `public`). */
 const QUARTER_POINT = `(SELECT ARRAY[q.lat, q.lng] FROM public.quarters q WHERE q.city_key = l.city_key AND q.name = l.neighborhood)`;

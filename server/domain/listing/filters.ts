@@ -8,7 +8,7 @@
 import { type Currency, xafBounds } from '../../../contract/currency.js';
 import { parseInstant } from '../../../contract/instants.js';
 import type { TListingFilters } from '../../../contract/schemas.js';
-import { foldQuarter, GAZETTEER, type Quarter, resolveQuarter } from '../../platform/gazetteer.js';
+import { foldQuarter, GAZETTEER, type Quarter, resolveQuarter } from '../places/gazetteer.js';
 import { matchKey } from '../../platform/text.js';
 import { addGeoConditions, type GeoFilters, geoFilters } from './geo.js';
 

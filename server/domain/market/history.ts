@@ -7,9 +7,9 @@
 import { fromXaf } from '../../../contract/currency.js';
 import type { THistoryPoint, THistoryQueryParsed } from '../../../contract/history.js';
 import { ApiError } from '../../platform/errors.js';
-import { GAZETTEER, resolveQuarter } from '../../platform/gazetteer.js';
-import { type Dataset, table } from '../dataset.js';
-import type { EffectiveFilters } from '../listings/filters.js';
+import { GAZETTEER, resolveQuarter } from '../places/gazetteer.js';
+import { type Dataset, table } from '../listing/dataset.js';
+import type { EffectiveFilters } from '../listing/filters.js';
 import { areaHistoryRows, type HistoryRow } from './history-area.js';
 
 type Amount = string | null;

@@ -5,9 +5,9 @@
  */
 import type { TValuationQueryParsed } from '../../../contract/valuations.js';
 import { ApiError } from '../../platform/errors.js';
-import { foldQuarter, GAZETTEER } from '../../platform/gazetteer.js';
-import { type Dataset, table } from '../dataset.js';
-import type { EffectiveFilters } from '../listings/filters.js';
+import { foldQuarter, GAZETTEER } from '../places/gazetteer.js';
+import { type Dataset, table } from '../listing/dataset.js';
+import type { EffectiveFilters } from '../listing/filters.js';
 import { distanceM, type Point } from './model.js';
 
 export interface ResolvedSubject {
@@ -58,17 +58,19 @@ function inBounds(b: { south: number; west: number; north: number; east: number 
  * A point given with a city must lie in it: a point elsewhere (or lat and lng swapped) would
  * be valued from comparables a country away. A 400 that says which, before anything is charged.
  */
-function checkPoint(cityKey: string, p: Point): void {
+function checkPoint(cityKey: string, p: Point, param: 'near' | 'lat'): void {
   const city = GAZETTEER.get(cityKey);
   if (!city || inBounds(city.bounds, p)) return;
   const b = city.bounds;
   const box = `latitude ${b.south} to ${b.north}, longitude ${b.west} to ${b.east}`;
   const swapped = inBounds(b, { lat: p.lng, lng: p.lat });
+  const at = param === 'near' ? `near=${p.lat},${p.lng}` : `lat ${p.lat}, lng ${p.lng}`;
+  const other = param === 'near' ? `near=${p.lng},${p.lat}` : `lat ${p.lng}, lng ${p.lat}`;
   const message = swapped
-    ? `lat ${p.lat}, lng ${p.lng} is outside ${city.name}, but lat ${p.lng}, lng ${p.lat} is inside: lat and lng look swapped`
-    : `lat ${p.lat}, lng ${p.lng} is outside ${city.name} (${box})`;
+    ? `${at} is outside ${city.name}, but ${other} is inside: latitude and longitude look swapped`
+    : `${at} is outside ${city.name} (${box})`;
   throw new ApiError('validation_error', `The point given is not in ${city.name}: ${message}. Nothing was valued and nothing is charged.`, {
-    errors: [{ path: 'lat', message }],
+    errors: [{ path: param, message }],
   });
 }
 
@@ -104,8 +106,8 @@ export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, fi
   }
   const cityKey = filters.cityKey ?? base!.city_key;
   const city = q.city !== undefined ? (GAZETTEER.get(cityKey)?.name ?? q.city) : base!.city;
-  const given: Point | null = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : null;
-  if (given) checkPoint(cityKey, given);
+  const given: Point | null = q.near ?? (q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : null);
+  if (given) checkPoint(cityKey, given, q.near ? 'near' : 'lat');
   let neighborhood: string | null = null;
   let quarterKey: string | null = null;
   let point: Point | null = given;

@@ -15,7 +15,7 @@
  */
 import { VALUATION_FSD_BANDS } from '../../../contract/valuations.js';
 import { type Calibration, factorOf, Z80 } from './calibration.js';
-import { distanceM, type Point } from './geometry.js';
+import { distanceM, type Point } from '../places/distance.js';
 import { LEVEL_SHRINK, type QuarterLevel, shrinkLevels } from './levels.js';
 import { type CellStats, cellLevel, featuresOf, fitGroup, type GroupModel, regressionFor } from './fit.js';
 

@@ -3,8 +3,8 @@
  * adverts of the horizon, fitted in the background: see model-store.ts), and a subject's candidate
  * comparables (one indexed read of its quarter, or of its city when the quarter is thin).
  */
-import { type Dataset, table } from '../dataset.js';
-import { PUBLIC_COLUMNS, type PublicRow } from '../listings/public-row.js';
+import { type Dataset, table } from '../listing/dataset.js';
+import { PUBLIC_COLUMNS, type PublicRow } from '../listing/public-row.js';
 import { CALIBRATION_SAMPLE, calibrate, type Score } from './calibration.js';
 import { ageYears, CANDIDATE_LIMIT, horizonStart, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
 import { OUTLIER_SQL } from './outliers.js';
