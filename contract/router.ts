@@ -4,7 +4,8 @@
  */
 import { initContract } from '@ts-rest/core';
 import { ZProblem } from './errors.js';
-import { HISTORY_MIN_SAMPLE, ZHistoryQuery, ZHistoryResponse } from './history.js';
+import { RADIUS_DEFAULT_M } from './geo.js';
+import { HISTORY_MIN_SAMPLE, HISTORY_RADIUS_DEFAULT_M, ZHistoryQuery, ZHistoryResponse } from './history.js';
 import { type EndpointName, PING_RATE_PER_MINUTE, type PlanName, plansIncluding } from './plans.js';
 import {
   EXPORT_LINES_PER_CALL,
@@ -47,19 +48,36 @@ export interface RouteMetadata {
    * without taking from it, under a limit of its own: `PING_RATE_PER_MINUTE`).
    */
   rateLimited: boolean;
-  /**
-   * A `neighborhood` the data and the gazetteer do not know is not refused (the city still
-   * is checked): a valuation values such a subject at its city's level.
-   */
-  anyNeighbourhood?: boolean;
+  /** What the front door resolves for the route before its handler runs, once (none: nothing). */
+  inputs?: RouteInputs;
 }
 
-const meta = (endpoint: EndpointName, counted = true): RouteMetadata => ({
+/**
+ * The resolved input a route declares: the front door checks and works it out once, with the
+ * other parameters and before admission, and hands it to the handler typed. A route never
+ * receives what another route would need.
+ */
+export interface RouteInputs {
+  /**
+   * Its query's `city` and `neighborhood` are checked against the data and the gazetteer (an
+   * unknown one is a 400 with suggestions, in the same answer as every other mistake) and
+   * its filters worked out as the database applies them. `lenient`: a `neighborhood` Mboa
+   * does not know is kept rather than refused (a valuation values it at its city's level).
+   */
+  places: 'checked' | 'lenient';
+  /** The radius, metres, of a `near` given without `radius_m`. */
+  radiusDefault: number;
+}
+
+const meta = (endpoint: EndpointName, counted = true, inputs?: RouteInputs): RouteMetadata => ({
   endpoint,
   plans: plansIncluding(endpoint),
   counted,
   rateLimited: counted,
+  ...(inputs ? { inputs } : {}),
 });
+/** A route of the listings' filters: its places checked, a `near` of RADIUS_DEFAULT_M. */
+const FILTERED: RouteInputs = { places: 'checked', radiusDefault: RADIUS_DEFAULT_M };
 
 const problems = {
   400: ZProblem,
@@ -83,7 +101,7 @@ export const contract = c.router(
         summary: 'Search listings',
         description:
           'Paginated search with filters. Follow `meta.next_cursor` for the next page; `meta.total` is exact. Unknown parameters are refused.',
-        metadata: meta('listings.search'),
+        metadata: meta('listings.search', true, FILTERED),
       },
       get: {
         method: 'GET',
@@ -106,7 +124,7 @@ export const contract = c.router(
         summary: 'Market statistics per city or neighbourhood',
         description:
           'Volume; mean, minimum, quartiles, median and maximum of price; mean, quartiles and median of price per m² (and how many listings have one); of active listings, per city (or per neighbourhood: one with `neighborhood`, every one of the city in one call with `group_by=neighborhood`) and purpose (and type with `type`, number of bedrooms with `bedrooms` or `group_by=bedrooms`), with the sample size of every row. Read from figures precomputed after every data load and periodically (`as_of`).',
-        metadata: meta('market.stats'),
+        metadata: meta('market.stats', true, FILTERED),
       },
       trends: {
         method: 'GET',
@@ -115,7 +133,7 @@ export const contract = c.router(
         responses: { 200: ZTrendsResponse },
         summary: 'Market trends over 30 days',
         description: `Per city, neighbourhood, type and purpose (and number of bedrooms with \`bedrooms\` or \`group_by=bedrooms\`): listings published in the last 30 days and their prices, with the change against the 30 days before. Each row carries the sample size of both periods; a change is null when either period has fewer than ${TREND_MIN_SAMPLE} listings.`,
-        metadata: meta('market.trends'),
+        metadata: meta('market.trends', true, FILTERED),
       },
       history: {
         method: 'GET',
@@ -132,7 +150,7 @@ export const contract = c.router(
           '',
           'Read from figures precomputed after every data load. Pro and Enterprise.',
         ].join('\n'),
-        metadata: meta('market.history'),
+        metadata: meta('market.history', true, { places: 'checked', radiusDefault: HISTORY_RADIUS_DEFAULT_M }),
       },
     }),
     exports: c.router({
@@ -155,7 +173,7 @@ export const contract = c.router(
           '',
           'The quota is in the `X-Quota-*` headers (there is no `meta`). Enterprise only.',
         ].join('\n'),
-        metadata: meta('exports.listings'),
+        metadata: meta('exports.listings', true, FILTERED),
       },
     }),
     valuations: c.router({
@@ -166,7 +184,7 @@ export const contract = c.router(
         responses: { 200: ZValuationResponse, 422: ZProblem },
         summary: 'Value a property from comparable adverts',
         description: `An estimate of the asking price (or asked rent) of one property, with a range holding the price with probability ${VALUATION_CONFIDENCE_LEVEL} (as measured on held-out adverts), a forecast standard deviation and a confidence band, the comparables it rests on (most similar first, each with the price it implies for the subject) and the method. Describe the subject (\`city\`, \`neighborhood\` or \`lat\`+\`lng\`, \`type\`, \`purpose\`, and what is known of it) or name a listing (\`listing_id\`). Mboa sees adverts, not deeds: \`basis\` is \`asking_prices\`. Fewer than ${VALUATION_MIN_COMPARABLES} usable comparables is a 422 \`insufficient_data\` naming what is missing. Right after an instance started, while it fits its model, a 503 \`valuations_warming_up\` with \`Retry-After\` (never charged). Enterprise only.\n\nAccuracy, measured on 50,000 generated adverts (a fifth held out, each valued from the rest): median absolute error 17.0 % (rents 16.0 %, sales 21.1 %) where a model knowing the generator's exact formula reaches 15.0 %, against 61.1 % for the quarter's median and 22.2 % for the quarter's median of the same type and bedrooms; 78.4 % of held-out prices inside the ${VALUATION_CONFIDENCE_LEVEL * 100} % range. \`npm run admin -- valuations evaluate\` measures it on the loaded data; docs/api.md has the table by purpose and type.\n\nOn real adverts (basis: asking rents of adverts, not deeds; run 2026-11-27): 724 distinct rent adverts of Douala and Yaoundé crawled from koutchoumi.com, cross-validated in 5 folds by distinct advert (\`valuations evaluate --feed\`): median absolute error 30.1 % (Douala 30.2 %, Yaoundé 28.4 %; furnished rents 47.7 %), 18.4 % within 10 % and 35.4 % within 20 %, all valued, against 54.5 % for the city's median, 40.0 % for the quarter's and 33.3 % for the quarter's median of the same bedrooms and furnishing. Such adverts state no surface: bedrooms, bathrooms, furnishing and quarter carry the estimate. The range is calibrated on held-out residuals per method, pool and city (split-conformal): ${pct(0.802)} of prices inside the ${VALUATION_CONFIDENCE_LEVEL * 100} % range (Douala ${pct(0.801)}, Yaoundé ${pct(0.82)}). \`confidence\` is a band of the calibrated fsd (\`high\` ≤ ${VALUATION_FSD_BANDS.high}, \`medium\` ≤ ${VALUATION_FSD_BANDS.medium}); the share of prices within 10 % of the estimate is ${pct(VALUATION_LABEL_PE10.high)} for \`high\`, ${pct(VALUATION_LABEL_PE10.medium)} for \`medium\` and ${pct(VALUATION_LABEL_PE10.low)} for \`low\` answers. docs/valuations.md has the tables.\n\nA point (\`lat\`, \`lng\`) outside the named city is a 400 saying so (and when \`lat\` and \`lng\` look swapped); a quarter the gazetteer lacks is valued at the city's level, its name echoed; a type with too few adverts is valued through the nearest type (\`valued_as_type\`) with a wider range.`,
-        metadata: { ...meta('valuations.get'), anyNeighbourhood: true },
+        metadata: meta('valuations.get', true, { places: 'lenient', radiusDefault: RADIUS_DEFAULT_M }),
       },
     }),
     savedSearches: c.router(savedSearchRoutes(meta)),

@@ -21,7 +21,7 @@ import type pg from 'pg';
 import { parse as parseQuery } from 'node:querystring';
 import { type AppRoute, type AppRouter, isAppRoute, type ServerInferRequest, type ServerInferResponses } from '@ts-rest/core';
 import { ZodEffects, ZodObject, type ZodTypeAny } from 'zod';
-import type { RouteMetadata } from '../../contract/router.js';
+import type { RouteInputs, RouteMetadata } from '../../contract/router.js';
 import { ApiError, NotReadyError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { Metrics } from '../platform/metrics.js';
@@ -82,8 +82,8 @@ interface CompiledRoute {
   metadata: RouteMetadata;
   handler: RouteHandler<AppRoute>;
   segments: string[];
-  /** Its query names places: they are checked, and the filters worked out, before the handler. */
-  places: boolean;
+  /** What its contract entry declares resolved before the handler (places checked, filters worked out). */
+  inputs: RouteInputs | undefined;
   /** Its query parameters' names, for the suggestions of an unknown one. */
   parameters: string[];
   /** Its 200 is a stream of another media type (NDJSON), compressed for speed rather than size. */
@@ -105,12 +105,17 @@ function compile(contract: AppRouter, handlers: Record<string, unknown>, out: Co
       const ok = (node.responses as Record<number, unknown>)[200];
       const streaming = typeof ok === 'object' && ok !== null && 'contentType' in ok;
       const parameters = queryParameterNames(node);
+      const inputs = (node.metadata as RouteMetadata).inputs;
+      // A place named but never checked would reach the database as typed: refused at start-up.
+      if (!inputs && (parameters.includes('city') || parameters.includes('neighborhood'))) {
+        throw new Error(`route ${node.path} takes places but declares no inputs in its contract metadata`);
+      }
       out.push({
         route: node,
         metadata: node.metadata as RouteMetadata,
         handler: handler as RouteHandler<AppRoute>,
         segments: node.path.split('/'),
-        places: parameters.includes('city') || parameters.includes('neighborhood'),
+        inputs,
         parameters,
         streaming,
       });
@@ -237,8 +242,8 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     // Places are checked with the rest, before admission: one answer names every mistake, uncharged.
     const refused = new Set([...(query.success ? [] : query.error.issues.map((i) => String(i.path[0]))), ...control.map((e) => e.path)]);
     // A valuation's quarter may be one the gazetteer lacks: it is valued at the city's level, its name echoed.
-    if (compiled.metadata.anyNeighbourhood) refused.add('neighborhood');
-    const places = compiled.places ? await reader.places.errorsOfQuery(rawParams, refused) : [];
+    if (compiled.inputs?.places === 'lenient') refused.add('neighborhood');
+    const places = compiled.inputs ? await reader.places.errorsOfQuery(rawParams, refused) : [];
     if (!params.success || !query.success || !body.success || control.length > 0 || places.length > 0) {
       await deps.showQuota(req, res, compiled.metadata);
       throw validationProblemOf(
@@ -268,7 +273,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     try {
       await deps.admit(req, res, compiled.metadata);
       // The places were checked with the other parameters.
-      const filters = compiled.places ? effectiveFilters(query.data) : NO_FILTERS;
+      const filters = compiled.inputs ? effectiveFilters(query.data, compiled.inputs.radiusDefault) : NO_FILTERS;
       // A stream writes its own status and headers: the ones gathered go on the response first.
       if (compiled.streaming) ctx.headers!.applyTo(res);
       const result = await compiled.handler({

@@ -105,9 +105,9 @@ function instant(name: string, value: string): Date {
   return parsed.date;
 }
 
-export function effectiveFilters(q: FilterInput): EffectiveFilters {
+export function effectiveFilters(q: FilterInput, radiusDefault?: number): EffectiveFilters {
   const prices = xafBounds({ min: q.min_price, max: q.max_price }, q.currency ?? 'XAF');
-  const f: EffectiveFilters = geoFilters(q);
+  const f: EffectiveFilters = geoFilters(q, radiusDefault);
   if (q.status !== undefined && q.status !== 'any') f.status = q.status;
   if (q.city !== undefined) f.cityKey = placeKey(q.city);
   if (q.neighborhood !== undefined) {

@@ -29,12 +29,13 @@ interface Conditions {
   add(condition: string): void;
 }
 
-export function geoFilters(q: { near?: GeoPoint; radius_m?: number; bbox?: GeoBox }): GeoFilters {
+/** The geographic filters of a query; a `near` without `radius_m` reaches `radiusDefault` metres. */
+export function geoFilters(q: { near?: GeoPoint; radius_m?: number; bbox?: GeoBox }, radiusDefault = RADIUS_DEFAULT_M): GeoFilters {
   const f: GeoFilters = {};
   if (q.near !== undefined) {
     f.nearLat = q.near.lat;
     f.nearLng = q.near.lng;
-    f.radiusM = q.radius_m ?? RADIUS_DEFAULT_M;
+    f.radiusM = q.radius_m ?? radiusDefault;
   }
   if (q.bbox !== undefined) {
     f.bboxMinLng = q.bbox.minLng;
