@@ -36,6 +36,8 @@ export interface DeriveOptions {
   tables?: readonly string[];
   from?: string;
   to?: string;
+  /** Run inside the caller's transaction (a savepoint of its own) rather than one of its own. */
+  inTransaction?: boolean;
 }
 
 /** A statement the rows refuse: data exceptions (22xxx) and integrity violations (23xxx). */
@@ -271,22 +273,22 @@ class Derivation {
 
 /**
  * Derives the sample's tables from the live ones (see above), in one transaction on `db`
- * (a client of its own: the search_path is set for the transaction). Returns what it changed,
+ * (a client of its own: the search_path is set for the transaction, SET LOCAL). Returns what it changed,
  * nothing when the sample was already derived.
  */
 export async function deriveSampleSchema(db: pg.ClientBase, options: DeriveOptions = {}): Promise<string[]> {
-  const { tables = DATASET_TABLES, from = 'public', to = 'sample' } = options;
-  await db.query('BEGIN');
+  const { tables = DATASET_TABLES, from = 'public', to = 'sample', inTransaction = false } = options;
+  await db.query(inTransaction ? 'SAVEPOINT derive' : 'BEGIN');
   try {
     // Definitions print names as this path sees them: the same for both schemas.
     await db.query(`SET LOCAL search_path TO ${[...new Set([ident(from), 'public'])].join(', ')}`);
     await db.query(`CREATE SCHEMA IF NOT EXISTS ${ident(to)}`);
     const derivation = new Derivation(db, from, to, tables);
     for (const table of tables) await derivation.table(table);
-    await db.query('COMMIT');
+    await db.query(inTransaction ? 'RELEASE SAVEPOINT derive' : 'COMMIT');
     return derivation.changes;
   } catch (err) {
-    await db.query('ROLLBACK').catch(() => {});
+    await db.query(inTransaction ? 'ROLLBACK TO SAVEPOINT derive' : 'ROLLBACK').catch(() => {});
     throw err;
   }
 }
