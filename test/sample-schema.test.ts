@@ -29,16 +29,19 @@ async function rolledBack(body: () => Promise<void>) {
 }
 
 const derive = (options: Parameters<typeof deriveSampleSchema>[1] = {}) => deriveSampleSchema(db, { inTransaction: true, ...options });
-const one = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows[0];
+const one = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T> =>
+  (await db.query<T>(sql, params)).rows[0];
+const maybe = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T | undefined> =>
+  (await db.query<T>(sql, params)).rows[0];
 const column = (schema: string, table: string, name: string) =>
-  one<{ type: string; not_null: boolean; def: string | null } | undefined>(
+  maybe<{ type: string; not_null: boolean; def: string | null }>(
     `SELECT format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null, pg_get_expr(d.adbin, d.adrelid) AS def
      FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
      WHERE a.attrelid = format('%I.%I', $1::text, $2::text)::regclass AND a.attname = $3 AND NOT a.attisdropped`,
     [schema, table, name],
   );
 const indexDef = (schema: string, name: string) =>
-  one<{ def: string } | undefined>('SELECT indexdef AS def FROM pg_indexes WHERE schemaname = $1 AND indexname = $2', [schema, name]).then(
+  maybe<{ def: string }>('SELECT indexdef AS def FROM pg_indexes WHERE schemaname = $1 AND indexname = $2', [schema, name]).then(
     // A partitioned table's index is ON ONLY the table: the same definition for a plain copy.
     (r) => r?.def.replace(` ON ${schema}.`, ' ON ').replace(` ON ONLY ${schema}.`, ' ON '),
   );
