@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import pg from 'pg';
+import { deriveSampleSchema } from '../../server/platform/sample-schema.js';
 import { MIGRATIONS_DIR, SCHEMA_PATH } from '../paths.js';
 import { loadBindings } from './load-wasm.js';
 import { migrationAwareFactory, poolConfig } from './pg-adapter.js';
@@ -54,21 +55,30 @@ const noFilter = { externalTables: [], externalEnums: [] };
 /** Held for the whole of a migration run: two deploys starting together never race. */
 const MIGRATE_LOCK = 0x6d626f6d; // "mbom"
 
+export interface ApplyOptions {
+  /** Told each change made to the sample's tables (none once they are derived). */
+  onSampleChange?: (change: string) => void;
+}
+
 /**
- * Applies every pending migration; returns the names applied by this call. Runs under a
- * PostgreSQL advisory lock on a connection of its own, so concurrent runs (two instances
- * of a deploy step) apply each migration once: the second waits, then finds nothing to do.
+ * Applies every pending migration, then derives the sample's tables from the live ones
+ * (server/platform/sample-schema.ts: migrations change `public` only); returns the names
+ * of the migrations applied by this call. Runs under a PostgreSQL advisory lock on a
+ * connection of its own, so concurrent runs (two instances of a deploy step) apply each
+ * migration once: the second waits, then finds nothing to do.
  */
-export async function applyMigrations(databaseUrl: string): Promise<string[]> {
+export async function applyMigrations(databaseUrl: string, options: ApplyOptions = {}): Promise<string[]> {
   const migrationsList = await loadMigrations();
   const lock = new pg.Client(poolConfig(databaseUrl));
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
-    return await withSchemaEngine(databaseUrl, async (engine) => {
+    const applied = await withSchemaEngine(databaseUrl, async (engine) => {
       const out = await engine.applyMigrations({ migrationsList, filters: noFilter });
       return out.appliedMigrationNames;
     });
+    for (const change of await deriveSampleSchema(lock)) options.onSampleChange?.(change);
+    return applied;
   } finally {
     await lock.end().catch(() => {});
   }

@@ -5,11 +5,12 @@
  * against it gets the same answers every time.
  *
  * The server reads it with the live data's SQL, naming the `sample` schema's tables (see
- * data/dataset.ts). Loading it reuses the generator and the market refresh as they are, on
+ * domain/listing/dataset.ts). Loading it reuses the generator and the market refresh as they are, on
  * connections whose search_path puts `sample` first, reset afterwards (on the embedded
  * database every connection shares one session).
  */
 import pg from 'pg';
+import { DATASET_TABLES } from '../platform/dataset-tables.js';
 import { seedListings } from './seed.js';
 
 /** Change any of these and bump `version`: deployments reload the sample at their next migrate. */
@@ -45,9 +46,7 @@ export async function ensureSampleData(databaseUrl: string): Promise<boolean> {
     await lock.query('SELECT pg_advisory_lock($1)', [LOAD_LOCK]);
     const { rows } = await lock.query<{ version: number }>('SELECT max(version) AS version FROM sample.version');
     if (rows[0]?.version === SAMPLE.version) return false;
-    await pool.query(
-      'TRUNCATE sample.listings, sample.price_history, sample.market_stats, sample.market_trends, sample.places, sample.market_history, sample.market_history_dirty, sample.version',
-    );
+    await pool.query(`TRUNCATE ${[...DATASET_TABLES, 'version'].map((t) => `sample.${t}`).join(', ')}`);
     await seedListings(pool, { listings: SAMPLE.listings, seed: SAMPLE.seed, now: SAMPLE.asOf, source: SAMPLE.source });
     await pool.query('INSERT INTO sample.version (version) VALUES ($1)', [SAMPLE.version]);
     return true;

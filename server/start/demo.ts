@@ -27,7 +27,9 @@ export async function prepareDemo(config: Config, logger: Logger): Promise<Demo>
   const embedded = await startEmbeddedPostgres(config.dataDir);
   logger.info({ dataDir: config.dataDir }, 'demo mode: embedded PostgreSQL (set DATABASE_URL for production mode)');
   try {
-    const applied = await applyMigrations(embedded.url);
+    const applied = await applyMigrations(embedded.url, {
+      onSampleChange: (change) => logger.info({ change }, 'sample schema derived from public'),
+    });
     if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
     if (await ensureSampleData(embedded.url)) logger.info("test keys' sample data loaded");
     const db = openDatabase(embedded.url, { max: 2 });

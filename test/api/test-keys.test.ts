@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_KEYS } from '../../contract/plans.js';
 import { createKey } from '../../server/accounts/keys.js';
-import { DATASET_TABLES } from '../../server/domain/listing/dataset.js';
+import { DATASET_TABLES } from '../../server/platform/dataset-tables.js';
 import { SAMPLE } from '../../server/generate/sample-data.js';
 import { itWhen } from '../helpers/requires.js';
 import { get, startTestServer, storedUsage, type TestServer } from '../helpers/server.js';
@@ -175,33 +175,67 @@ itWhen(Boolean(process.env.REDIS_URL), 'Redis (REDIS_URL)')('is never counted wi
   }
 });
 
-it("the sample tables have the live tables' columns and indexes (a migration must change both)", async () => {
+// Independent of the derivation's own reading of the catalog (server/platform/table-shape.ts):
+// information_schema and pg_indexes, as an operator would compare them.
+it("the sample tables are the live tables' copies: columns, indexes, checks and row triggers (derived after migrating)", async () => {
   const tables = [...DATASET_TABLES];
-  const { rows } = await sample.query<{ table_name: string; public: string | null; sample: string | null }>(
-    `SELECT t AS table_name,
-            (SELECT string_agg(column_name || ':' || data_type || ':' || is_nullable, ',' ORDER BY column_name)
-             FROM information_schema.columns WHERE table_schema = 'public' AND table_name = t) AS public,
-            (SELECT string_agg(column_name || ':' || data_type || ':' || is_nullable, ',' ORDER BY column_name)
-             FROM information_schema.columns WHERE table_schema = 'sample' AND table_name = t) AS sample
-     FROM unnest($1::text[]) AS t ORDER BY t`,
+  // Columns: name, type, nullability and default; a sequence's default draws from the sample's own sequence.
+  const { rows } = await sample.query<{ schema: string; table_name: string; columns: string }>(
+    `SELECT table_schema AS schema, table_name,
+            string_agg(column_name || ':' || (SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+                                             WHERE a.attrelid = format('%I.%I', table_schema, table_name)::regclass
+                                               AND a.attname = column_name)
+                       || ':' || is_nullable || ':' || coalesce(column_default, '-'), ', ' ORDER BY column_name) AS columns
+     FROM information_schema.columns WHERE table_schema IN ('public', 'sample') AND table_name = ANY($1::text[])
+     GROUP BY 1, 2 ORDER BY 2, 1`,
     [tables],
   );
-  expect(rows.map((r) => r.table_name)).toEqual([...tables].sort());
-  for (const r of rows) {
-    expect(r.public, r.table_name).not.toBeNull();
-    expect(r.sample, r.table_name).toBe(r.public);
+  for (const t of tables) {
+    const live = rows.find((r) => r.schema === 'public' && r.table_name === t)?.columns;
+    const copy = rows.find((r) => r.schema === 'sample' && r.table_name === t)?.columns;
+    expect(live, t).toBeDefined();
+    expect(copy?.replace(/nextval\('sample\./g, "nextval('"), t).toBe(live);
+    expect(copy, t).not.toMatch(/nextval\('(?!sample\.)/);
   }
-  // Indexes: the same definitions, whatever their names and schema.
-  const { rows: indexes } = await sample.query<{ schemaname: string; tablename: string; def: string }>(
-    `SELECT schemaname, tablename, regexp_replace(indexdef, '^CREATE (UNIQUE )?INDEX \\S+ ON (public|sample)\\.', 'CREATE \\1INDEX ON ') AS def
+  // The sample holds nothing else but its version table.
+  const { rows: extra } = await sample.query<{ t: string }>(
+    "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'sample' AND table_name <> ALL($1::text[])",
+    [tables],
+  );
+  expect(extra.map((r) => r.t)).toEqual(['version']);
+
+  // Indexes: the same definitions, names included, but for the schema.
+  const { rows: indexes } = await sample.query<{ schemaname: string; def: string }>(
+    `SELECT schemaname, regexp_replace(indexdef, ' ON (ONLY )?(public|sample)\\.', ' ON ') AS def
      FROM pg_indexes WHERE schemaname IN ('public', 'sample') AND tablename = ANY($1::text[])`,
     [tables],
   );
   const of = (schema: string) =>
     indexes
       .filter((i) => i.schemaname === schema)
-      .map((i) => `${i.tablename}: ${i.def}`)
+      .map((i) => i.def)
       .sort();
-  expect(of('public').length).toBeGreaterThan(tables.length);
+  expect(of('public').length).toBeGreaterThan(2 * tables.length);
   expect(of('sample')).toEqual(of('public'));
+
+  // CHECK constraints, and the triggers that shape a written row (BEFORE ... FOR EACH ROW) and
+  // no other: the AFTER triggers act on the live data (dirty months, change notices, webhooks).
+  const { rows: parts } = await sample.query<{ schema: string; part: string }>(
+    `SELECT c.relnamespace::regnamespace::text AS schema, c.relname || ' ' || k.conname || ' ' || pg_get_constraintdef(k.oid) AS part
+     FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
+     WHERE k.contype = 'c' AND c.relnamespace::regnamespace::text IN ('public', 'sample') AND c.relname = ANY($1::text[])
+     UNION ALL
+     SELECT c.relnamespace::regnamespace::text, regexp_replace(pg_get_triggerdef(g.oid), ' ON (public|sample)\\.', ' ON ')
+     FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+     WHERE NOT g.tgisinternal AND c.relnamespace::regnamespace::text IN ('public', 'sample') AND c.relname = ANY($1::text[])
+       AND (c.relnamespace::regnamespace::text = 'sample' OR (g.tgtype & 3) = 3)`,
+    [tables],
+  );
+  const partsOf = (schema: string) =>
+    parts
+      .filter((p) => p.schema === schema)
+      .map((p) => p.part)
+      .sort();
+  expect(partsOf('public').some((p) => p.startsWith('CREATE TRIGGER listings_geo_insert BEFORE INSERT ON listings'))).toBe(true);
+  expect(partsOf('sample')).toEqual(partsOf('public'));
 });

@@ -42,7 +42,7 @@ describe('route inputs', () => {
     expect(searchInputs.radiusDefault).toBe(RADIUS_DEFAULT_M);
     expect(HISTORY_RADIUS_DEFAULT_M).not.toBe(RADIUS_DEFAULT_M);
     const h = ZHistoryQuery.parse({ city: 'Douala', purpose: 'rent', near: '4.05,9.7' });
-    expect(effectiveFilters(h, historyInputs.radiusDefault).radiusM).toBe(HISTORY_RADIUS_DEFAULT_M);
+    expect(effectiveFilters({ near: h.near }, historyInputs.radiusDefault).radiusM).toBe(HISTORY_RADIUS_DEFAULT_M);
     const s = ZListingsQuery.parse({ near: '4.05,9.7' });
     expect(effectiveFilters(s, searchInputs.radiusDefault).radiusM).toBe(RADIUS_DEFAULT_M);
   });

@@ -8,7 +8,8 @@ import type { Command } from '../io.js';
 
 /**
  * The deploy step (`npm run db:migrate`, or `npm run admin:prod -- migrate` from the
- * compiled build): pending migrations, the gazetteer's quarters (contract/gazetteer, into
+ * compiled build): pending migrations and the sample's tables derived from the live ones,
+ * the gazetteer's quarters (contract/gazetteer, into
  * `quarters`), then the test keys' fixed sample if this version's
  * is not there yet. Safe to run twice at once: both steps take a lock.
  */
@@ -28,7 +29,8 @@ const migrate: Command = {
         await db.close();
       }
     }
-    const applied = await applyMigrations(url);
+    const sampleChanges: string[] = [];
+    const applied = await applyMigrations(url, { onSampleChange: (change) => sampleChanges.push(change) });
     const db = openDatabase(url, { max: 1 });
     try {
       await syncGazetteer(db.pool);
@@ -37,8 +39,9 @@ const migrate: Command = {
     }
     const sampleLoaded = await ensureSampleData(url);
     const lines = [applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'];
+    if (sampleChanges.length) lines.push(`sample schema derived from public: ${sampleChanges.join('; ')}`);
     if (sampleLoaded) lines.push("test keys' sample data loaded");
-    ctx.print({ applied, sample_loaded: sampleLoaded }, lines.join('\n'));
+    ctx.print({ applied, sample_changes: sampleChanges, sample_loaded: sampleLoaded }, lines.join('\n'));
   },
 };
 

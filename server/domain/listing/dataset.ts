@@ -5,22 +5,10 @@
  * words, never input.
  */
 import type pg from 'pg';
+import type { DATASET_TABLES } from '../../platform/dataset-tables.js';
 
 export type Schema = 'public' | 'sample';
-/**
- * Every table of a dataset: the live ones in `public`, their copies in `sample`. A
- * migration that changes one changes both; test/api/test-keys.test.ts holds their columns
- * and indexes equal, table by table, from this list.
- */
-export const DATASET_TABLES = [
-  'listings',
-  'price_history',
-  'market_stats',
-  'market_trends',
-  'market_history',
-  'market_history_dirty',
-  'places',
-] as const;
+/** A table of a dataset (platform/dataset-tables.ts: its copy in `sample` is derived from `public`). */
 export type TableName = (typeof DATASET_TABLES)[number];
 
 export interface Dataset {
