@@ -18,8 +18,11 @@ const PUBLISHED = LISTING_FIELDS.filter((f) => f.column !== null && f.public !==
 export const PUBLIC_COLUMNS = `${PUBLISHED.map((f) => `l.${f.column}`).join(', ')}, l.city_key, ${QUARTER_POINT} AS quarter_point,
   floor(extract(epoch FROM (coalesce(l.removed_at, now()) - l.listed_at)) / 86400)::int AS days_on_market`;
 
-/** The Listing's keys in the contract's order (the answer's, and the export line's). */
-const LISTING_KEYS = Object.keys(ZListing.shape) as Array<keyof TListing>;
+/**
+ * The Listing's keys in the contract's order (the answer's, and the export line's); the
+ * optional `distance_m` is the geographic search's, added by it.
+ */
+const LISTING_KEYS = (Object.keys(ZListing.shape) as Array<keyof typeof ZListing.shape>).filter((k) => !ZListing.shape[k].isOptional());
 /** The public fields that are their column as it is, by public name. */
 const PLAIN = new Map<string, ListingField>(PUBLISHED.filter((f) => f.public === f.column).map((f) => [f.public!, f]));
 

@@ -96,7 +96,7 @@ export const LISTING_FIELDS: readonly ListingField[] = [
 const stored = LISTING_FIELDS.filter((x) => x.column !== null);
 const columnsOf = (role: FieldRole) => stored.filter((x) => x.role === role).map((x) => x.column!);
 
-/** A feed row's fields, in the order `admin generate` writes them (its CSV header). */
+/** A feed row's fields, in the order `admin generate` writes them (its CSV header); NDJSON may add `price_history`. */
 export const FEED_FIELDS = LISTING_FIELDS.filter((x) => x.feed !== null).map((x) => x.feed!);
 
 /** Columns whose change is a change a customer sees (the importer moves `updated_at` for them). */
