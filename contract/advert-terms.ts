@@ -10,6 +10,12 @@ import { enumListParam, oneOf, wholeNumberParam } from './params.js';
 
 export const LAND_TITLES = ['titled', 'untitled', 'in_progress', 'unknown'] as const;
 
+/** The standing an advert's words claim (server/domain/listing/standing.ts reads it at import). */
+export const STANDINGS = ['high', 'standard', 'basic'] as const;
+export type Standing = (typeof STANDINGS)[number];
+const STANDING_VALUES =
+  '`high` ("haut standing", "luxe", "prestige", "luxury"), `standard` ("moderne", "neuf", "moyen standing", "bon standing", "modern") or `basic` ("simple", "sans commodités", "ordinaire", "basic")';
+
 /** Bounds of the rent terms, in months: beyond them a value is a shifted column. */
 export const MAX_ADVANCE_MONTHS = 24;
 export const MAX_DEPOSIT_MONTHS = 12;
@@ -35,6 +41,10 @@ export const ADVERT_TERM_FIELDS = {
   land_title: extendApi(oneOf(LAND_TITLES).nullable(), {
     description: `Land title (titre foncier): ${LAND_TITLE_VALUES}. A sale is never null (\`unknown\` when not said); a rent carries it only when its advert states it, else null.`,
     example: 'titled',
+  }),
+  standing: extendApi(oneOf(STANDINGS).nullable(), {
+    description: `The standing the advert claims, as the feed states it or as read at import from its title and description: ${STANDING_VALUES}, French or English, whatever the case and accents. Null when neither says (most adverts). The word lists are in the valuations guide.`,
+    example: 'high',
   }),
 };
 
@@ -66,5 +76,9 @@ export const ADVERT_TERM_FILTERS = {
   land_title: enumListParam(
     LAND_TITLES,
     `Land title (titre foncier): listings with any of those given, ${LAND_TITLE_VALUES}. Rents that do not state one never match.`,
+  ).optional(),
+  standing: enumListParam(
+    STANDINGS,
+    `Standing the advert claims: listings with any of those given, ${STANDING_VALUES}. Listings whose advert says none never match.`,
   ).optional(),
 };

@@ -46,6 +46,7 @@ const VILLA = {
   advance_months: null,
   deposit_months: null,
   land_title: 'titled',
+  standing: 'high',
 } as const;
 
 const APARTMENT = {
@@ -71,6 +72,7 @@ const APARTMENT = {
   advance_months: 6,
   deposit_months: 2,
   land_title: null,
+  standing: null,
 } as const;
 
 function listing(base: typeof VILLA | typeof APARTMENT, currency: Currency): TListing {

@@ -8,7 +8,7 @@
  * (`valuations.estimate` → `ValuationsEstimateParams`, `ValuationsEstimateResponse`).
  */
 import type { ZodTypeAny } from 'zod';
-import { LAND_TITLES } from '../../contract/advert-terms.js';
+import { LAND_TITLES, STANDINGS } from '../../contract/advert-terms.js';
 import { CURRENCIES } from '../../contract/currency.js';
 import { ERROR_CODE_NAMES, ZFieldError, ZProblem, ZProblemMeta } from '../../contract/errors.js';
 import { PLAN_NAMES } from '../../contract/plans.js';
@@ -36,6 +36,11 @@ export const ENUMS: readonly NamedEnumSpec[] = [
     name: 'LandTitle',
     values: LAND_TITLES,
     summary: 'Land title (titre foncier) of a property: issued, none, procedure under way, or not said.',
+  },
+  {
+    name: 'Standing',
+    values: STANDINGS,
+    summary: 'The standing an advert claims in its words: upscale, ordinary modern, or basic.',
   },
   { name: 'ListingSort', values: S.LISTING_SORTS, summary: 'Order of search results; ties are broken by `id`. `-` means descending.' },
   {

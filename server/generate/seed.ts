@@ -15,7 +15,7 @@
 import type pg from 'pg';
 import { refreshMarketFigures } from '../ingest/market-refresh.js';
 import { estimatedListings, shouldBulkLoad, withSecondaryIndexesRebuilt } from '../ingest/bulk-load.js';
-import { fingerprintOf, insertListingsFrom, ListingBatch, unnestListingsWithTerms } from '../ingest/columns.js';
+import { FIRST_FREE_PARAM, fingerprintOf, insertListingsFrom, ListingBatch, unnestListings } from '../ingest/columns.js';
 import { DEFAULT_SOURCE, generateListings } from './generator.js';
 import { InFlight } from '../ingest/in-flight.js';
 import { AdvertsSeen } from '../ingest/repeats.js';
@@ -37,17 +37,19 @@ const BATCH_ROWS = 5_000;
 /** Batches in flight on the pool; more does not help on a small server, fewer idles it. */
 const CONCURRENCY = 2;
 
-const insert = insertListingsFrom('$27');
+/** The source, then the price history's three arrays, after the batch's arrays. */
+const [SOURCE, HISTORY_IDS, HISTORY_PRICES, HISTORY_DATES] = [0, 1, 2, 3].map((i) => `$${FIRST_FREE_PARAM + i}`);
+const insert = insertListingsFrom(SOURCE);
 const SEED_SQL = `
 WITH inserted AS (
   INSERT INTO listings ${insert.columns}
-  SELECT ${insert.select} FROM ${unnestListingsWithTerms(31)}
+  SELECT ${insert.select} FROM ${unnestListings()}
   ON CONFLICT DO NOTHING
   RETURNING id
 ), history AS (
   INSERT INTO price_history (listing_id, price, changed_at)
   SELECT h.listing_id, h.price, h.changed_at
-  FROM unnest($28::text[], $29::bigint[], $30::timestamptz[]) AS h(listing_id, price, changed_at)
+  FROM unnest(${HISTORY_IDS}::text[], ${HISTORY_PRICES}::bigint[], ${HISTORY_DATES}::timestamptz[]) AS h(listing_id, price, changed_at)
   JOIN inserted ON inserted.id = h.listing_id
   RETURNING 1
 )
@@ -67,7 +69,7 @@ async function insertGenerated(db: Queryable, concurrency: number, opts: SeedOpt
   let done = 0;
   let batch = new ListingBatch(opts.source);
   const flush = async () => {
-    const params = [...batch.params(), opts.source, ...batch.historyParams(), ...batch.termsParams()];
+    const params = [...batch.params(), opts.source, ...batch.historyParams()];
     const size = batch.size;
     batch = new ListingBatch(opts.source);
     await inFlight.add(async () => {

@@ -18,6 +18,7 @@
  * and what to write instead.
  */
 import { readFileSync } from 'node:fs';
+import { STANDINGS } from '../../contract/advert-terms.js';
 import { LISTING_STATUSES, PROPERTY_TYPES, PURPOSES } from '../../contract/schemas.js';
 import { matchKey } from '../platform/text.js';
 import {
@@ -42,7 +43,7 @@ import { RECORD_FIELDS } from './record.js';
 export { ColumnMapError } from './map-rules.js';
 
 const FIELDS = new Set<string>(RECORD_FIELDS);
-const ENUMS: Record<string, readonly string[]> = { type: PROPERTY_TYPES, purpose: PURPOSES, status: LISTING_STATUSES };
+const ENUMS: Record<string, readonly string[]> = { type: PROPERTY_TYPES, purpose: PURPOSES, status: LISTING_STATUSES, standing: STANDINGS };
 const TOP_LEVEL = ['columns', 'values', 'match', 'constants', 'defaults', 'unknown', 'reference', 'description'];
 const FIELD_LIST = RECORD_FIELDS.join(', ');
 /** The key a column the map reads as a whole (split, searched, hashed) has in a row: never a field. */

@@ -4,6 +4,7 @@
  * where row-by-row inserts would need a round trip each. Also computes what Mboa derives
  * from a feed row: its public id, the match keys and the price per m².
  */
+import { fieldOf, type FieldType, LISTING_FIELDS } from '../domain/listing/fields.js';
 import { listingId } from '../platform/ids.js';
 import { matchKey } from '../platform/text.js';
 import { ArrayLiteral } from './pg-array.js';
@@ -56,88 +57,56 @@ export function fingerprintOf(r: StoredRecord): string {
   });
 }
 
-/** The listing columns of `unnest()`, in the order of `ListingBatch.params()` ($1..$26). */
-const UNNEST_ARRAYS = `
-  $1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[],
-  $9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::text[], $15::timestamptz[],
-  $16::timestamptz[], $17::timestamptz[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
-  $23::text[], $24::float8[], $25::float8[], $26::text[]`;
-const UNNEST_NAMES = `id, title, price, city, city_key, neighborhood, neighborhood_key, surface, bedrooms, bathrooms, type,
-       purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name, contact_phone,
-       contact_email, street_address, source_ref, raw_neighborhood, lat, lng, fingerprint`;
-
 /**
- * The same with the advert's terms and whether its date is known
- * (`ListingBatch.termsParams()`) as five more arrays, from `$first` on: furnished,
- * advance_months, deposit_months, land_title, listed_at_known.
+ * The columns a batch writes, one `unnest()` array each, in the order of the listing's
+ * field table (server/domain/listing/fields.ts): every column but the constants (currency,
+ * source) and what the database keeps itself (the search's point).
  */
-export function unnestListingsWithTerms(first: number): string {
-  const [f, a, d, l, k] = [first, first + 1, first + 2, first + 3, first + 4];
-  return `unnest(${UNNEST_ARRAYS},
-  $${f}::bool[], $${a}::int[], $${d}::int[], $${l}::text[], $${k}::bool[]
-) AS t(${UNNEST_NAMES}, furnished, advance_months, deposit_months, land_title, listed_at_known)`;
+export const BATCH_COLUMNS = LISTING_FIELDS.filter((f) => f.column !== null && f.role !== 'constant' && f.role !== 'trigger').map(
+  (f) => f.column!,
+);
+
+/** The `$n` of a batch column's array in `ListingBatch.params()`. */
+export function batchParam(column: string): string {
+  const i = BATCH_COLUMNS.indexOf(column);
+  if (i < 0) throw new Error(`no batch column ${column}`);
+  return `$${i + 1}`;
 }
 
-/** The advert-term columns (advert-terms.ts in the contract names their public meaning). */
-export const TERM_COLUMNS = ['furnished', 'advance_months', 'deposit_months', 'land_title'];
+/** The first `$n` after the batch's arrays: a statement's own parameters follow them. */
+export const FIRST_FREE_PARAM = BATCH_COLUMNS.length + 1;
+
+/** An array's type: enums and the fingerprint travel as text (cast, decoded in the SELECT). */
+const arrayType = (t: FieldType) =>
+  t === 'bigint' || t === 'int' || t === 'float8' || t === 'bool' || t === 'timestamptz' || t === 'text' ? t : 'text';
+
+/** The batch's rows: `unnest($1::text[], ...) AS t(id, ...)`. */
+export function unnestListings(): string {
+  const arrays = BATCH_COLUMNS.map((c, i) => `$${i + 1}::${arrayType(fieldOf(c).type)}[]`).join(', ');
+  return `unnest(${arrays}) AS t(${BATCH_COLUMNS.join(', ')})`;
+}
+
+/** A column's value in the SELECT over `t`: enums cast, the fingerprint decoded. */
+function selected(column: string): string {
+  const type = fieldOf(column).type;
+  if (type === 'bytea') return `decode(t.${column}, 'hex')`;
+  return arrayType(type) === type ? `t.${column}` : `t.${column}::"${type}"`;
+}
 
 /**
- * The INSERT column list and the matching SELECT over `t` (unnestListingsWithTerms), with
+ * The INSERT column list and the matching SELECT over `t` (unnestListings), with
  * `sourceParam` as the source.
  */
 export function insertListingsFrom(sourceParam: string): { columns: string; select: string } {
-  const termValues = `t.furnished, t.advance_months, t.deposit_months, t.land_title::"LandTitle"`;
   return {
-    columns: `(id, title, price, currency, city, city_key, neighborhood, neighborhood_key, surface, bedrooms,
-      bathrooms, type, purpose, price_per_m2, status, listed_at, updated_at, removed_at, contact_name,
-      contact_phone, contact_email, street_address, source, source_ref, raw_neighborhood, lat, lng, fingerprint,
-      ${TERM_COLUMNS.join(', ')}, listed_at_known)`,
-    select: `t.id, t.title, t.price, 'XAF', t.city, t.city_key, t.neighborhood, t.neighborhood_key, t.surface,
-      t.bedrooms, t.bathrooms, t.type::"PropertyType", t.purpose::"Purpose", t.price_per_m2,
-      t.status::"ListingStatus", t.listed_at, t.updated_at, t.removed_at, t.contact_name, t.contact_phone,
-      t.contact_email, t.street_address, ${sourceParam}, t.source_ref, t.raw_neighborhood, t.lat, t.lng,
-      decode(t.fingerprint, 'hex'), ${termValues}, t.listed_at_known`,
+    columns: `(${BATCH_COLUMNS.join(', ')}, currency, source)`,
+    select: `${BATCH_COLUMNS.map(selected).join(', ')}, 'XAF', ${sourceParam}`,
   };
 }
 
 export class ListingBatch {
-  /** One array per column, keys in the order of the unnest() arrays. */
-  private readonly c = {
-    id: new ArrayLiteral(),
-    title: new ArrayLiteral(),
-    price: new ArrayLiteral(),
-    city: new ArrayLiteral(),
-    city_key: new ArrayLiteral(),
-    neighborhood: new ArrayLiteral(),
-    neighborhood_key: new ArrayLiteral(),
-    surface: new ArrayLiteral(),
-    bedrooms: new ArrayLiteral(),
-    bathrooms: new ArrayLiteral(),
-    type: new ArrayLiteral(),
-    purpose: new ArrayLiteral(),
-    price_per_m2: new ArrayLiteral(),
-    status: new ArrayLiteral(),
-    listed_at: new ArrayLiteral(),
-    updated_at: new ArrayLiteral(),
-    removed_at: new ArrayLiteral(),
-    contact_name: new ArrayLiteral(),
-    contact_phone: new ArrayLiteral(),
-    contact_email: new ArrayLiteral(),
-    street_address: new ArrayLiteral(),
-    source_ref: new ArrayLiteral(),
-    raw_neighborhood: new ArrayLiteral(),
-    lat: new ArrayLiteral(),
-    lng: new ArrayLiteral(),
-    fingerprint: new ArrayLiteral(),
-  };
-  /** The advert's terms and listed_at_known (unnestListingsWithTerms' last five arrays). */
-  private readonly t = {
-    furnished: new ArrayLiteral(),
-    advance_months: new ArrayLiteral(),
-    deposit_months: new ArrayLiteral(),
-    land_title: new ArrayLiteral(),
-    listed_at_known: new ArrayLiteral(),
-  };
+  /** One array per batch column (BATCH_COLUMNS). */
+  private readonly c: Record<string, ArrayLiteral> = Object.fromEntries(BATCH_COLUMNS.map((c) => [c, new ArrayLiteral()]));
   private readonly h = { listing_id: new ArrayLiteral(), price: new ArrayLiteral(), changed_at: new ArrayLiteral() };
 
   constructor(private readonly source: string) {}
@@ -187,12 +156,12 @@ export class ListingBatch {
     c.lat.number(r.lat ?? null);
     c.lng.number(r.lng ?? null);
     c.fingerprint.text(fingerprintHex(fingerprint));
-    const t = this.t;
-    t.furnished.text(r.furnished == null ? null : String(r.furnished));
-    t.advance_months.number(r.advance_months ?? null);
-    t.deposit_months.number(r.deposit_months ?? null);
-    t.land_title.text(r.land_title ?? null);
-    t.listed_at_known.text(String(r.listed_at != null));
+    c.furnished.text(r.furnished == null ? null : String(r.furnished));
+    c.advance_months.number(r.advance_months ?? null);
+    c.deposit_months.number(r.deposit_months ?? null);
+    c.land_title.text(r.land_title ?? null);
+    c.standing.text(r.standing ?? null);
+    c.listed_at_known.text(String(r.listed_at != null));
     if (r.price_history) {
       for (const entry of r.price_history) {
         this.h.listing_id.text(id);
@@ -202,14 +171,16 @@ export class ListingBatch {
     }
   }
 
-  /** $1..$26 in the order of the unnest() arrays (unnestListingsWithTerms). */
+  /**
+   * One array literal per batch column, in BATCH_COLUMNS' order ($1 on). A column `push`
+   * left out would be padded with nulls by `unnest()`: refused instead.
+   */
   params(): string[] {
-    return Object.values(this.c).map((a) => a.toString());
-  }
-
-  /** furnished, advance_months, deposit_months, land_title, listed_at_known (unnestListingsWithTerms). */
-  termsParams(): string[] {
-    return Object.values(this.t).map((a) => a.toString());
+    return BATCH_COLUMNS.map((column) => {
+      const values = this.c[column];
+      if (values.length !== this.size) throw new Error(`ListingBatch.push writes no ${column}`);
+      return values.toString();
+    });
   }
 
   /** Price history entries as (listing_id, price, changed_at) array literals. */

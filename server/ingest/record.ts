@@ -5,8 +5,9 @@
  * fields the API never exposes. Field names are snake_case, as in the API.
  */
 import { z } from 'zod';
-import { LAND_TITLES, MAX_ADVANCE_MONTHS, MAX_DEPOSIT_MONTHS } from '../../contract/advert-terms.js';
+import { LAND_TITLES, MAX_ADVANCE_MONTHS, MAX_DEPOSIT_MONTHS, STANDINGS } from '../../contract/advert-terms.js';
 import { LISTING_STATUSES, MAX_PRICE, MAX_ROOMS, MAX_SURFACE, PROPERTY_TYPES, PURPOSES } from '../../contract/schemas.js';
+import { FEED_FIELDS } from '../domain/listing/fields.js';
 
 /**
  * The contract's `z.string().datetime({ offset: true })`, with the pattern compiled once:
@@ -97,6 +98,10 @@ export const ZListingRecord = z
     advance_months: months(MAX_ADVANCE_MONTHS).nullish(),
     deposit_months: months(MAX_DEPOSIT_MONTHS).nullish(),
     land_title: enumOf(LAND_TITLES).nullish(),
+    // As the feed states it (any case); else read from the title and description (validate.ts).
+    standing: enumOf(STANDINGS).nullish(),
+    // Read for the standing only: never stored nor published.
+    description: text(10_000).nullish(),
   })
   .strict()
   .superRefine((r, ctx) => {
@@ -161,31 +166,9 @@ export type StoredRecord = Omit<ListingRecord, 'neighborhood'> & {
   raw_neighborhood?: string | null;
 };
 
-/** Feed columns in the order `admin generate` writes them (CSV header order). */
-export const RECORD_FIELDS = [
-  'source_ref',
-  'title',
-  'price',
-  'currency',
-  'city',
-  'neighborhood',
-  'surface',
-  'bedrooms',
-  'bathrooms',
-  'type',
-  'purpose',
-  'status',
-  'listed_at',
-  'updated_at',
-  'removed_at',
-  'contact_name',
-  'contact_phone',
-  'contact_email',
-  'street_address',
-  'lat',
-  'lng',
-  'furnished',
-  'advance_months',
-  'deposit_months',
-  'land_title',
-] as const;
+/**
+ * Feed columns in the order `admin generate` writes them (CSV header order): the feed names
+ * of the listing's field table (server/domain/listing/fields.ts), which a test holds equal
+ * to the fields above.
+ */
+export const RECORD_FIELDS = FEED_FIELDS as readonly (keyof ListingRecord & string)[];

@@ -18,41 +18,28 @@
  * price of each row this batch is about to change.
  */
 import type pg from 'pg';
-import { insertListingsFrom, type ListingBatch, TERM_COLUMNS, unnestListingsWithTerms } from './columns.js';
+import { DERIVED_COLUMNS, PRIVATE_COLUMNS, PUBLIC_COLUMNS_WRITTEN } from '../domain/listing/fields.js';
+import { batchParam, FIRST_FREE_PARAM, insertListingsFrom, type ListingBatch, unnestListings } from './columns.js';
 
-const insert = insertListingsFrom('$27');
+/** The statement's own parameters, after the batch's arrays (`upsertBatch` passes them in this order). */
+const [SOURCE, HISTORY_IDS, HISTORY_PRICES, HISTORY_DATES, NOW, FOLD] = [0, 1, 2, 3, 4, 5].map((i) => `$${FIRST_FREE_PARAM + i}`);
 
-const PUBLIC = [
-  'title',
-  'price',
-  'city',
-  'neighborhood',
-  'surface',
-  'bedrooms',
-  'bathrooms',
-  'type',
-  'purpose',
-  'status',
-  'listed_at',
-  'listed_at_known',
-  'removed_at',
-  'lat',
-  'lng',
-  ...TERM_COLUMNS,
-];
-const PRIVATE = ['contact_name', 'contact_phone', 'contact_email', 'street_address', 'raw_neighborhood'];
-/** Derived columns follow their inputs (keys from names, price_per_m2 from price and surface, the fingerprint). */
-const DERIVED = ['city_key', 'neighborhood_key', 'price_per_m2', 'fingerprint'];
+const insert = insertListingsFrom(SOURCE);
+
+/** Public columns (a change moves `updated_at`), private ones, and those derived from them (fields.ts). */
+const PUBLIC = PUBLIC_COLUMNS_WRITTEN;
+const PRIVATE = PRIVATE_COLUMNS;
+const DERIVED = DERIVED_COLUMNS;
 
 /**
  * The new value of a column on conflict. A row without `listed_at` was stamped with the
- * import's time ($31, see ListingBatch.push) and marked undated: it keeps the date of the
+ * import's time (NOW, see ListingBatch.push) and marked undated: it keeps the date of the
  * import that first saw it, and a date once known stays known (a dated row makes a stored
  * undated listing dated).
  */
 const incoming = (c: string) =>
   c === 'listed_at'
-    ? `(CASE WHEN EXCLUDED.listed_at = $31::timestamptz THEN listings.listed_at ELSE EXCLUDED.listed_at END)`
+    ? `(CASE WHEN EXCLUDED.listed_at = ${NOW}::timestamptz THEN listings.listed_at ELSE EXCLUDED.listed_at END)`
     : c === 'listed_at_known'
       ? `(listings.listed_at_known OR EXCLUDED.listed_at_known)`
       : `EXCLUDED.${c}`;
@@ -60,19 +47,19 @@ const row = (table: string, cols: string[]) => `(${cols.map((c) => (table === 'E
 
 const UPSERT_SQL = `
 WITH before AS (
-  SELECT l.id, l.price, l.listed_at FROM listings l WHERE l.id = ANY($1::text[])
+  SELECT l.id, l.price, l.listed_at FROM listings l WHERE l.id = ANY(${batchParam('id')}::text[])
 ), folded AS (
   SELECT f.id, f.source_ref, k.source_ref AS kept_ref
-  FROM unnest($1::text[], $22::text[], $26::text[], $14::text[]) AS f(id, source_ref, fingerprint, status)
+  FROM unnest(${['id', 'source_ref', 'fingerprint', 'status'].map((c) => `${batchParam(c)}::text[]`).join(', ')}) AS f(id, source_ref, fingerprint, status)
   CROSS JOIN LATERAL (
     SELECT k.source_ref FROM listings k
-    WHERE k.source = $27 AND k.fingerprint = decode(f.fingerprint, 'hex') AND k.status = 'active'
+    WHERE k.source = ${SOURCE} AND k.fingerprint = decode(f.fingerprint, 'hex') AND k.status = 'active'
     LIMIT 1
   ) k
-  WHERE $32::boolean AND f.status = 'active' AND NOT EXISTS (SELECT 1 FROM before b WHERE b.id = f.id)
+  WHERE ${FOLD}::boolean AND f.status = 'active' AND NOT EXISTS (SELECT 1 FROM before b WHERE b.id = f.id)
 ), upserted AS (
   INSERT INTO listings ${insert.columns}
-  SELECT ${insert.select} FROM ${unnestListingsWithTerms(33)}
+  SELECT ${insert.select} FROM ${unnestListings()}
   WHERE NOT EXISTS (SELECT 1 FROM folded WHERE folded.id = t.id)
   ON CONFLICT (source, source_ref) DO UPDATE SET
     ${[...PUBLIC, ...PRIVATE, ...DERIVED].map((c) => `${c} = ${incoming(c)}`).join(',\n    ')},
@@ -91,12 +78,12 @@ WITH before AS (
   RETURNING 1
 ), new_price AS (
   INSERT INTO price_history (listing_id, price, changed_at)
-  SELECT r.id, r.price, $31::timestamptz FROM repriced r
+  SELECT r.id, r.price, ${NOW}::timestamptz FROM repriced r
   RETURNING 1
 ), feed_history AS (
   INSERT INTO price_history (listing_id, price, changed_at)
   SELECT h.listing_id, h.price, h.changed_at
-  FROM unnest($28::text[], $29::bigint[], $30::timestamptz[]) AS h(listing_id, price, changed_at)
+  FROM unnest(${HISTORY_IDS}::text[], ${HISTORY_PRICES}::bigint[], ${HISTORY_DATES}::timestamptz[]) AS h(listing_id, price, changed_at)
   JOIN upserted u ON u.id = h.listing_id AND u.inserted
   RETURNING 1
 )
@@ -124,7 +111,7 @@ export async function upsertBatch(
   now: Date,
   foldRepeats: boolean,
 ): Promise<BatchResult> {
-  const params = [...batch.params(), source, ...batch.historyParams(), now, foldRepeats, ...batch.termsParams()];
+  const params = [...batch.params(), source, ...batch.historyParams(), now, foldRepeats];
   const { rows } = await db.query<BatchResult>(UPSERT_SQL, params);
   return rows[0];
 }

@@ -9,6 +9,7 @@ import { CITIES } from '../../contract/places.js';
 import { cachedMatchKey } from './columns.js';
 import { closestNames } from '../platform/text.js';
 import { GAZETTEER, type GazetteerCity } from '../domain/places/gazetteer.js';
+import { readStanding } from '../domain/listing/standing.js';
 import { QuarterResolver } from './quarters.js';
 import { type StoredRecord, ZListingRecord } from './record.js';
 import { writtenTitle } from './title.js';
@@ -33,6 +34,8 @@ const OPTIONAL_TEXT = [
   'advance_months',
   'deposit_months',
   'land_title',
+  'standing',
+  'description',
 ];
 
 function dropEmpty(value: Record<string, unknown>): void {
@@ -60,6 +63,7 @@ const DEFAULT_RESOLVER = new QuarterResolver();
  */
 export function validateRow(value: Record<string, unknown>, resolver: QuarterResolver = DEFAULT_RESOLVER): Validated {
   dropEmpty(value);
+  if (typeof value.standing === 'string') value.standing = value.standing.trim().toLowerCase();
   const ref = value.source_ref;
   const sourceRef = typeof ref === 'string' && ref.trim() ? ref.trim() : undefined;
   const unstorable = unstorableText(value);
@@ -95,6 +99,9 @@ export function validateRow(value: Record<string, unknown>, resolver: QuarterRes
   }
   stored.neighborhood ??= null;
   settleTerms(stored);
+  // The standing the feed states, else the one its words claim; the description goes no further.
+  stored.standing ??= readStanding(stored.title, stored.description);
+  delete stored.description;
   const title = stored.title;
   if (!title) stored.title = writtenTitle({ ...stored, place: stored.neighborhood ?? stored.city }, ENGLISH.has(cityKey));
   else if (UNTIDY_SPACE.test(title)) stored.title = title.replace(/\s+/g, ' ');

@@ -231,6 +231,7 @@ describe('no PII leaves the API', () => {
         'price_per_m2',
         'purpose',
         'removed_at',
+        'standing',
         'status',
         'surface',
         'title',

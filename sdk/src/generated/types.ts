@@ -23,6 +23,9 @@ export type ListingStatus = 'active' | 'withdrawn' | 'sold' | 'rented';
 /** Land title (titre foncier) of a property: issued, none, procedure under way, or not said. */
 export type LandTitle = 'titled' | 'untitled' | 'in_progress' | 'unknown';
 
+/** The standing an advert claims in its words: upscale, ordinary modern, or basic. */
+export type Standing = 'high' | 'standard' | 'basic';
+
 /** Order of search results; ties are broken by `id`. `-` means descending. */
 export type ListingSort = '-listed_at' | 'listed_at' | 'price' | '-price' | 'updated_at' | 'distance';
 
@@ -206,6 +209,15 @@ export interface Listing {
    * @example "titled"
    */
   land_title: LandTitle | null;
+  /**
+   * The standing the advert claims, as the feed states it or as read at import from its title and
+   * description: `high` ("haut standing", "luxe", "prestige", "luxury"), `standard` ("moderne",
+   * "neuf", "moyen standing", "bon standing", "modern") or `basic` ("simple", "sans commodités",
+   * "ordinaire", "basic"), French or English, whatever the case and accents. Null when neither says
+   * (most adverts). The word lists are in the valuations guide.
+   * @example "high"
+   */
+  standing: Standing | null;
   /**
    * Great-circle distance in whole metres (rounded) from `near` to the listing’s `location`;
    * present only when the search or export was given `near`.
@@ -788,6 +800,15 @@ export interface WebhookEvent {
        */
       land_title?: LandTitle | null;
       /**
+       * The standing the advert claims, as the feed states it or as read at import from its title
+       * and description: `high` ("haut standing", "luxe", "prestige", "luxury"), `standard`
+       * ("moderne", "neuf", "moyen standing", "bon standing", "modern") or `basic` ("simple", "sans
+       * commodités", "ordinaire", "basic"), French or English, whatever the case and accents. Null
+       * when neither says (most adverts). The word lists are in the valuations guide.
+       * @example "high"
+       */
+      standing?: Standing | null;
+      /**
        * Great-circle distance in whole metres (rounded) from `near` to the listing’s `location`;
        * present only when the search or export was given `near`.
        * @example 840
@@ -1015,6 +1036,14 @@ export interface ListingSearchParams {
    * @example "titled"
    */
   land_title?: LandTitle | LandTitle[] | undefined;
+  /**
+   * Standing the advert claims: listings with any of those given, `high` ("haut standing", "luxe",
+   * "prestige", "luxury"), `standard` ("moderne", "neuf", "moyen standing", "bon standing",
+   * "modern") or `basic` ("simple", "sans commodités", "ordinaire", "basic"). Listings whose advert
+   * says none never match. One value or several separated by commas (`high,standard`), in any case.
+   * @example "high"
+   */
+  standing?: Standing | Standing[] | undefined;
   /**
    * Only listings within `radius_m` metres of this point, `lat,lng` in decimal degrees (WGS84);
    * each result then carries `distance_m`. Combines with every other filter and with `bbox` (both
@@ -1644,6 +1673,14 @@ export interface ListingExportParams {
    */
   land_title?: LandTitle | LandTitle[] | undefined;
   /**
+   * Standing the advert claims: listings with any of those given, `high` ("haut standing", "luxe",
+   * "prestige", "luxury"), `standard` ("moderne", "neuf", "moyen standing", "bon standing",
+   * "modern") or `basic` ("simple", "sans commodités", "ordinaire", "basic"). Listings whose advert
+   * says none never match. One value or several separated by commas (`high,standard`), in any case.
+   * @example "high"
+   */
+  standing?: Standing | Standing[] | undefined;
+  /**
    * Only listings within `radius_m` metres of this point, `lat,lng` in decimal degrees (WGS84);
    * each result then carries `distance_m`. Combines with every other filter and with `bbox` (both
    * apply). Only listings with a point of their own (`location.precision` `street`) or placed at
@@ -1993,6 +2030,15 @@ export interface ValuationsGetResponse {
        * @example "titled"
        */
       land_title: LandTitle | null;
+      /**
+       * The standing the advert claims, as the feed states it or as read at import from its title
+       * and description: `high` ("haut standing", "luxe", "prestige", "luxury"), `standard`
+       * ("moderne", "neuf", "moyen standing", "bon standing", "modern") or `basic` ("simple", "sans
+       * commodités", "ordinaire", "basic"), French or English, whatever the case and accents. Null
+       * when neither says (most adverts). The word lists are in the valuations guide.
+       * @example "high"
+       */
+      standing: Standing | null;
       /**
        * Metres from the subject, between the points known (an advert’s own point, else its
        * quarter’s centroid).

@@ -62,6 +62,8 @@ export interface EffectiveFilters extends GeoFilters {
   maxAdvanceMonths?: number;
   /** One land title or several, sorted and distinct. */
   landTitle?: TListingFilters['land_title'];
+  /** One standing or several, sorted and distinct. */
+  standing?: TListingFilters['standing'];
 }
 
 /** Place names asked for lately, with their matching keys: callers ask for the same few places over and over. */
@@ -128,6 +130,7 @@ export function effectiveFilters(q: FilterInput, radiusDefault?: number): Effect
   if (q.furnished !== undefined) f.furnished = q.furnished;
   if (q.max_advance_months !== undefined) f.maxAdvanceMonths = q.max_advance_months;
   if (q.land_title !== undefined) f.landTitle = q.land_title;
+  if (q.standing !== undefined) f.standing = q.standing;
   return f;
 }
 
@@ -187,6 +190,7 @@ export function listingFilterSql(
   if (f.furnished !== undefined) sql.add(`${col('furnished')} = ${sql.param(f.furnished)}`);
   if (f.maxAdvanceMonths !== undefined) sql.add(`${col('advance_months')} <= ${sql.param(f.maxAdvanceMonths)}`);
   if (f.landTitle !== undefined) sql.add(`${col('land_title')} = ANY(${sql.param(f.landTitle)}::"LandTitle"[])`);
+  if (f.standing !== undefined) sql.add(`${col('standing')} = ANY(${sql.param(f.standing)}::"Standing"[])`);
   if (listings) addGeoConditions(f, sql, alias, geoCube);
   return sql;
 }

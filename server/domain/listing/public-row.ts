@@ -1,18 +1,30 @@
 /**
  * The public columns of a listing, and their mapping to the contract's Listing. Private
- * columns (contacts, street address, source) are never selected for the API.
+ * columns (contacts, street address, source) are never selected for the API. Both are built
+ * from the listing's field table (server/domain/listing/fields.ts): a field whose public
+ * value is its column's (converted by its type only) needs nothing here; the few worked out
+ * (amounts, location, date precision, days on market) are written out below.
  */
 import { type Currency, fromXaf } from '../../../contract/currency.js';
-import type { TListing, TLocation } from '../../../contract/schemas.js';
+import { type TListing, type TLocation, ZListing } from '../../../contract/schemas.js';
+import { type ListingField, LISTING_FIELDS } from './fields.js';
 import { GAZETTEER } from '../places/gazetteer.js';
 
 /** The centroid of the listing's quarter or sub-quarter (the gazetteer's, in `public`). */
 const QUARTER_POINT = `(SELECT ARRAY[q.lat, q.lng] FROM public.quarters q WHERE q.city_key = l.city_key AND q.name = l.neighborhood)`;
 
-export const PUBLIC_COLUMNS = `l.id, l.title, l.price, l.currency, l.city, l.city_key, l.neighborhood, l.surface, l.bedrooms,
-  l.bathrooms, l.type, l.purpose, l.price_per_m2, l.status, l.listed_at, l.listed_at_known, l.updated_at, l.removed_at, l.lat, l.lng,
-  l.furnished, l.advance_months, l.deposit_months, l.land_title, ${QUARTER_POINT} AS quarter_point,
+/** The columns the API publishes (fields.ts), the city's key (the location's fallback) and what is worked out. */
+const PUBLISHED = LISTING_FIELDS.filter((f) => f.column !== null && f.public !== null);
+export const PUBLIC_COLUMNS = `${PUBLISHED.map((f) => `l.${f.column}`).join(', ')}, l.city_key, ${QUARTER_POINT} AS quarter_point,
   floor(extract(epoch FROM (coalesce(l.removed_at, now()) - l.listed_at)) / 86400)::int AS days_on_market`;
+
+/**
+ * The Listing's keys in the contract's order (the answer's, and the export line's); the
+ * optional `distance_m` is the geographic search's, added by it.
+ */
+const LISTING_KEYS = (Object.keys(ZListing.shape) as Array<keyof typeof ZListing.shape>).filter((k) => !ZListing.shape[k].isOptional());
+/** The public fields that are their column as it is, by public name. */
+const PLAIN = new Map<string, ListingField>(PUBLISHED.filter((f) => f.public === f.column).map((f) => [f.public!, f]));
 
 export interface PublicRow {
   id: string;
@@ -41,6 +53,7 @@ export interface PublicRow {
   advance_months: number | null;
   deposit_months: number | null;
   land_title: TListing['land_title'];
+  standing: TListing['standing'];
 }
 
 /**
@@ -67,33 +80,36 @@ function locationJsonSql(): string {
                   CASE l.city_key ${cities} ELSE 'null' END) END`;
 }
 
+type Row = PublicRow & Record<string, unknown>;
+/** The public values worked out from several columns, or converted to the caller's currency. */
+const WORKED_OUT: Partial<Record<keyof TListing, (r: Row, currency: Currency) => unknown>> = {
+  price: (r, currency) => fromXaf(r.price, currency),
+  currency: (_r, currency) => currency,
+  location: (r) => locationOf(r),
+  price_per_m2: (r, currency) => (r.price_per_m2 === null ? null : fromXaf(r.price_per_m2, currency)),
+  listed_at_precision: (r) => (r.listed_at_known ? 'day' : 'unknown'),
+  days_on_market: (r) => Math.max(0, r.days_on_market),
+};
+
+/** A column's public value: timestamps as ISO text, the rest as PostgreSQL returned it. */
+function plainValue(field: ListingField): (r: Row) => unknown {
+  const column = field.column!;
+  return field.type === 'timestamptz' ? (r) => (r[column] as Date | null)?.toISOString() ?? null : (r) => r[column];
+}
+
+/** How each key of the Listing is filled, in the contract's order; a key the table cannot fill stops the start. */
+const FILL = LISTING_KEYS.map((key) => {
+  const worked = WORKED_OUT[key];
+  const plain = PLAIN.get(key);
+  if (!worked && !plain) throw new Error(`the Listing's ${key} has no column (server/domain/listing/fields.ts)`);
+  return [key, worked ?? plainValue(plain!)] as const;
+});
+
 /** The contract's Listing, amounts in `currency` (converted from the stored XAF). */
 export function toListing(r: PublicRow, currency: Currency): TListing {
-  return {
-    id: r.id,
-    title: r.title,
-    price: fromXaf(r.price, currency),
-    currency,
-    city: r.city,
-    neighborhood: r.neighborhood,
-    surface: r.surface,
-    bedrooms: r.bedrooms,
-    bathrooms: r.bathrooms,
-    location: locationOf(r),
-    type: r.type,
-    purpose: r.purpose,
-    price_per_m2: r.price_per_m2 === null ? null : fromXaf(r.price_per_m2, currency),
-    status: r.status,
-    listed_at: r.listed_at.toISOString(),
-    listed_at_precision: r.listed_at_known ? 'day' : 'unknown',
-    updated_at: r.updated_at.toISOString(),
-    removed_at: r.removed_at?.toISOString() ?? null,
-    days_on_market: Math.max(0, r.days_on_market),
-    furnished: r.furnished,
-    advance_months: r.advance_months,
-    deposit_months: r.deposit_months,
-    land_title: r.land_title,
-  };
+  const listing: Record<string, unknown> = {};
+  for (const [key, fill] of FILL) listing[key] = fill(r as Row, currency);
+  return listing as TListing;
 }
 
 /** A timestamp as JSON's `toISOString()` writes it (UTC, milliseconds, `Z`). */
@@ -120,30 +136,26 @@ function amount(column: string, currency: Currency): string {
 export function listingJsonSql(currency: Currency): string {
   const nullable = (sql: string) => `coalesce((${sql})::text, 'null')`;
   const quoted = (sql: string) => `'"' || ${sql} || '"'`;
-  const fields: Array<[string, string]> = [
-    ['id', 'to_json(l.id)'],
-    ['title', 'to_json(l.title)'],
-    ['price', `(${amount('l.price', currency)})::text`],
-    ['currency', `'"${currency}"'`],
-    ['city', 'to_json(l.city)'],
-    ['neighborhood', nullable('to_json(l.neighborhood)')],
-    ['surface', nullable('to_json(l.surface)')],
-    ['bedrooms', nullable('l.bedrooms')],
-    ['bathrooms', nullable('l.bathrooms')],
-    ['location', locationJsonSql()],
-    ['type', quoted('l.type')],
-    ['purpose', quoted('l.purpose')],
-    ['price_per_m2', nullable(amount('l.price_per_m2', currency))],
-    ['status', quoted('l.status')],
-    ['listed_at', quoted(iso('l.listed_at'))],
-    ['listed_at_precision', `CASE WHEN l.listed_at_known THEN '"day"' ELSE '"unknown"' END`],
-    ['updated_at', quoted(iso('l.updated_at'))],
-    ['removed_at', `CASE WHEN l.removed_at IS NULL THEN 'null' ELSE ${quoted(iso('l.removed_at'))} END`],
-    ['days_on_market', 'greatest(0, floor(extract(epoch FROM (coalesce(l.removed_at, now()) - l.listed_at)) / 86400)::int)::text'],
-    ['furnished', nullable('l.furnished')],
-    ['advance_months', nullable('l.advance_months')],
-    ['deposit_months', nullable('l.deposit_months')],
-    ['land_title', `CASE WHEN l.land_title IS NULL THEN 'null' ELSE ${quoted('l.land_title')} END`],
-  ];
+  const worked: Partial<Record<keyof TListing, string>> = {
+    price: `(${amount('l.price', currency)})::text`,
+    currency: `'"${currency}"'`,
+    location: locationJsonSql(),
+    price_per_m2: nullable(amount('l.price_per_m2', currency)),
+    listed_at_precision: `CASE WHEN l.listed_at_known THEN '"day"' ELSE '"unknown"' END`,
+    days_on_market: 'greatest(0, floor(extract(epoch FROM (coalesce(l.removed_at, now()) - l.listed_at)) / 86400)::int)::text',
+  };
+  /** A column as JSON by its type: text escaped, numbers and booleans as text, enum labels and timestamps quoted. */
+  const plain = (f: ListingField): string => {
+    const col = `l.${f.column}`;
+    const value =
+      f.type === 'text' || f.type === 'float8'
+        ? `to_json(${col})`
+        : f.type === 'int' || f.type === 'bigint' || f.type === 'bool'
+          ? col
+          : quoted(f.type === 'timestamptz' ? iso(col) : col);
+    if (!f.nullable) return f.type === 'int' || f.type === 'bigint' || f.type === 'bool' ? `${col}::text` : value;
+    return value.startsWith("'") ? `CASE WHEN ${col} IS NULL THEN 'null' ELSE ${value} END` : nullable(value);
+  };
+  const fields = LISTING_KEYS.map((key) => [key, worked[key] ?? plain(PLAIN.get(key)!)] as const);
   return `'{' || ${fields.map(([name, sql], i) => `'${i ? ',' : ''}"${name}":' || ${sql}`).join(' || ')} || '}'`;
 }
