@@ -77,11 +77,13 @@ export class ReplicaSet {
     this.states = options.urls.map((u) => ({ name: nameOf(u), state: 'unknown', lag_seconds: null, in_recovery: null, checked_at: null }));
   }
 
-  /** Checks every replica once, then every `checkIntervalMs`. */
-  async start(): Promise<void> {
-    await this.check();
-    this.timer = setInterval(() => void this.check(), this.options.checkIntervalMs ?? 2_000);
-    this.timer.unref();
+  /** A set whose replicas were checked once, then every `checkIntervalMs` until `stop()`. */
+  static async start(options: ReplicaOptions): Promise<ReplicaSet> {
+    const set = new ReplicaSet(options);
+    await set.check();
+    set.timer = setInterval(() => void set.check(), options.checkIntervalMs ?? 2_000);
+    set.timer.unref();
+    return set;
   }
 
   stop(): void {

@@ -139,19 +139,12 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   const drain = new Drain();
   const feed = new ChangeFeed({ databaseUrl: options.databaseUrl, ...options.changeFeed, logger });
   const metrics = new Metrics(db.pool, feed);
-  const replicas = options.readReplicas?.urls.length ? new ReplicaSet({ ...options.readReplicas, logger }) : undefined;
+  // Checked once now, then every few seconds: the first reads already go to a replica in use.
+  const replicas = options.readReplicas?.urls.length ? await ReplicaSet.start({ ...options.readReplicas, logger }) : undefined;
   // Fitted when the server listens and after each market refresh, never on a request.
   const models = valuationModels(db.pool, feed, logger, options.valuationFit);
-  const checkMigrations = options.checkMigrations ?? false;
-  const readiness = new Readiness({
-    pool: db.pool,
-    redis,
-    logger,
-    checkMigrations,
-    feed,
-    valuationModel: () => models.live.state(),
-    replicas: replicas && { status: () => replicas.status(), maxLagSeconds: replicas.maxLagSeconds },
-  });
+  const [checkMigrations, valuationModel] = [options.checkMigrations ?? false, () => models.live.state()];
+  const readiness = new Readiness({ pool: db.pool, redis, logger, checkMigrations, feed, valuationModel, replicas });
   const admission = new Admission({
     pool: db.pool,
     redis,
@@ -207,15 +200,8 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   if (replicas) metrics.replicas(replicas, reads.counts);
   const dataCache = new DataCache<unknown>(feed);
   const explorer = new ExplorerAccess(db.prisma, redis, options.dashboard); // the market explorer's calls: uncounted, limited per session
-  const chainDeps = {
-    pool: db.pool,
-    keys: new KeyCache(db.pool, feed, undefined, replicas && reads.cheap),
-    admission,
-    background,
-    logger,
-    explorer,
-    now: options.now,
-  };
+  const keys = new KeyCache(db.pool, feed, undefined, replicas && reads.cheap); // keys read on the replicas while the primary is lost
+  const chainDeps = { pool: db.pool, keys, admission, background, logger, explorer, now: options.now };
   const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const api = createApiHandler({
     contract,
@@ -295,7 +281,6 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     async listen(port, host) {
       if (redis && redis.status !== 'ready') await waitForRedis(redis, REDIS_WAIT_MS);
       await feed.start();
-      await replicas?.start();
       admission.start();
       failures.start();
       if (!(await readiness.refreshSchema())) {
