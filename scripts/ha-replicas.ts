@@ -6,12 +6,14 @@
  * same instances read the primary instead (what a lost pair of replicas costs).
  */
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createAccount } from '../server/accounts/accounts.js';
 import { openDatabase } from '../server/platform/db.js';
 
 export const PG3 = { name: 'pg3', rest: 15410, dir: '/tmp/mboa-ha-pg3' };
 const REPLICA_NODES = ['pg1', 'pg2', 'pg3'];
+const ROUNDS = 3;
 
 type Haproxy = (command: string) => Promise<string>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -55,6 +57,32 @@ export async function replicasInUse(instancePorts: number[]): Promise<number[]> 
   );
 }
 
+type Part = 'mboa' | 'postgres' | 'haproxy' | 'machine';
+
+/** CPU seconds used so far: the Mboa instances, the rig's PostgreSQL processes, HAProxy, and the whole machine. */
+function cpuSeconds(): Record<Part, number> {
+  const tick = 100;
+  const used = { mboa: 0, postgres: 0, haproxy: 0, machine: 0 };
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  used.machine = (cpu.reduce((a, b) => a + b, 0) - cpu[3] - (cpu[4] ?? 0)) / tick;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      let who: Part | null = null;
+      if (cmd.includes('dist/server/start/main.js')) who = 'mboa';
+      else if (/mboa-ha-pg\d|^postgres: mboa: /.test(cmd)) who = 'postgres';
+      else if (cmd.startsWith('haproxy') && cmd.includes('haproxy.cfg')) who = 'haproxy';
+      if (!who) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      used[who] += (Number(fields[11]) + Number(fields[12])) / tick;
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return used;
+}
+
 export interface Throughput {
   label: string;
   seconds: number;
@@ -63,6 +91,8 @@ export interface Throughput {
   perSecond: number;
   p50Ms: number;
   byStatus: Record<string, number>;
+  /** Share of the machine's two cores each part used meanwhile (%, of 200). */
+  cpu: Record<Part, number>;
 }
 
 /** `connections` callers each sending the next read as soon as the last is answered, for `seconds`. */
@@ -71,6 +101,7 @@ async function closedLoop(api: string, key: string, label: string, connections: 
   const paths = ['/api/v1/listings?limit=20&city=Douala', '/api/v1/listings?limit=50&sort=price', '/api/v1/market/stats?city=Douala'];
   const byStatus: Record<string, number> = {};
   const took: number[] = [];
+  const cpu0 = cpuSeconds();
   const end = performance.now() + seconds * 1000;
   const one = (path: string) =>
     new Promise<number>((resolve) => {
@@ -94,6 +125,10 @@ async function closedLoop(api: string, key: string, label: string, connections: 
     }),
   );
   agent.destroy();
+  const cpu1 = cpuSeconds();
+  const cpu = Object.fromEntries(
+    (['mboa', 'postgres', 'haproxy', 'machine'] as const).map((k) => [k, Math.round(((cpu1[k] - cpu0[k]) / seconds) * 100)]),
+  ) as Throughput['cpu'];
   took.sort((a, b) => a - b);
   const ok = byStatus['200'] ?? 0;
   return {
@@ -104,6 +139,7 @@ async function closedLoop(api: string, key: string, label: string, connections: 
     perSecond: Math.round(ok / seconds),
     p50Ms: Math.round(took[took.length >> 1] * 10) / 10,
     byStatus,
+    cpu,
   };
 }
 
@@ -129,27 +165,37 @@ export async function measureReadThroughput(o: {
     rateLimitOverride: 1_000_000,
   }).finally(() => db.close());
   const connections = o.connections ?? 16;
-  const seconds = o.seconds ?? 10;
+  const seconds = o.seconds ?? 6;
   const waitInUse = async (want: (n: number) => boolean, what: string) => {
     for (let until = Date.now() + 30_000; Date.now() < until; await sleep(250))
       if ((await replicasInUse(o.instancePorts)).every(want)) return;
     throw new Error(`timed out waiting for ${what}`);
   };
   const up = await replicasUp(o.haproxy);
+  const label = `${up.length} replicas (${up.join(', ')})`;
   await waitInUse((n) => n >= 1, 'every instance reading a replica');
   await closedLoop(o.api, key, 'warm-up', connections, 2);
-  const results = [await closedLoop(o.api, key, `${up.length} replicas (${up.join(', ')})`, connections, seconds)];
-  for (const node of REPLICA_NODES) {
-    await o.haproxy(`set server postgres_replicas/${node} state maint`);
-    await o.haproxy(`shutdown sessions server postgres_replicas/${node}`);
+  // Interleaved rounds: the machine is shared, so a burst of other work weighs on both sides.
+  const results: Throughput[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    results.push(await closedLoop(o.api, key, `${label}, round ${round}`, connections, seconds));
+    for (const node of REPLICA_NODES) {
+      await o.haproxy(`set server postgres_replicas/${node} state maint`);
+      await o.haproxy(`shutdown sessions server postgres_replicas/${node}`);
+    }
+    await waitInUse((n) => n === 0, 'every instance reading the primary');
+    results.push(await closedLoop(o.api, key, `primary alone, round ${round}`, connections, seconds));
+    for (const node of REPLICA_NODES) await o.haproxy(`set server postgres_replicas/${node} state ready`);
+    await waitInUse((n) => n >= 1, 'the replicas back in use');
   }
-  await waitInUse((n) => n === 0, 'every instance reading the primary');
-  results.push(await closedLoop(o.api, key, 'primary alone', connections, seconds));
-  for (const node of REPLICA_NODES) await o.haproxy(`set server postgres_replicas/${node} state ready`);
-  await waitInUse((n) => n >= 1, 'the replicas back in use');
   for (const r of results)
     o.log(
-      `read throughput, ${r.label}: ${r.perSecond} reads/s (${connections} connections, ${r.seconds} s, p50 ${r.p50Ms} ms), answers ${JSON.stringify(r.byStatus)}`,
+      `read throughput, ${r.label}: ${r.perSecond} reads/s (${connections} connections, ${r.seconds} s, p50 ${r.p50Ms} ms), answers ${JSON.stringify(r.byStatus)}; ` +
+        `CPU % of 200: Mboa ${r.cpu.mboa}, PostgreSQL ${r.cpu.postgres}, HAProxy ${r.cpu.haproxy}, whole machine ${r.cpu.machine}`,
     );
+  const total = (prefix: string) => results.filter((r) => r.label.startsWith(prefix)).reduce((a, r) => a + r.ok, 0) / (ROUNDS * seconds);
+  o.log(
+    `read throughput over ${ROUNDS} rounds: ${label} ${Math.round(total(label))} reads/s, primary alone ${Math.round(total('primary'))} reads/s`,
+  );
   return results;
 }

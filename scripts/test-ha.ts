@@ -35,7 +35,7 @@ const PG_NODES = [{ name: 'pg1', rest: 15408, dir: '/tmp/mboa-ha-pg1' }, { name:
 const SENTINELS = [15471, 15472, 15473];
 const ACCOUNTS = 4;
 /** The whole run, set up to tear down. */
-const DEADLINE_MS = 10 * 60_000;
+const DEADLINE_MS = 12 * 60_000;
 
 const env = (file: string) =>
   Object.fromEntries(
