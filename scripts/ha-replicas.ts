@@ -13,7 +13,7 @@ import { openDatabase } from '../server/platform/db.js';
 
 export const PG3 = { name: 'pg3', rest: 15410, dir: '/tmp/mboa-ha-pg3' };
 const REPLICA_NODES = ['pg1', 'pg2', 'pg3'];
-const ROUNDS = 3;
+const ROUNDS = 4;
 
 type Haproxy = (command: string) => Promise<string>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -63,7 +63,7 @@ type Part = 'mboa' | 'postgres' | 'haproxy' | 'machine';
 function cpuSeconds(): Record<Part, number> {
   const tick = 100;
   const used = { mboa: 0, postgres: 0, haproxy: 0, machine: 0 };
-  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1, 9).map(Number); // user … steal (guest time is already in user)
   used.machine = (cpu.reduce((a, b) => a + b, 0) - cpu[3] - (cpu[4] ?? 0)) / tick;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
@@ -165,7 +165,7 @@ export async function measureReadThroughput(o: {
     rateLimitOverride: 1_000_000,
   }).finally(() => db.close());
   const connections = o.connections ?? 16;
-  const seconds = o.seconds ?? 6;
+  const seconds = o.seconds ?? 5;
   const waitInUse = async (want: (n: number) => boolean, what: string) => {
     for (let until = Date.now() + 30_000; Date.now() < until; await sleep(250))
       if ((await replicasInUse(o.instancePorts)).every(want)) return;
@@ -175,18 +175,35 @@ export async function measureReadThroughput(o: {
   const label = `${up.length} replicas (${up.join(', ')})`;
   await waitInUse((n) => n >= 1, 'every instance reading a replica');
   await closedLoop(o.api, key, 'warm-up', connections, 2);
-  // Interleaved rounds: the machine is shared, so a burst of other work weighs on both sides.
   const results: Throughput[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    results.push(await closedLoop(o.api, key, `${label}, round ${round}`, connections, seconds));
+  const replicasOut = async () => {
     for (const node of REPLICA_NODES) {
       await o.haproxy(`set server postgres_replicas/${node} state maint`);
       await o.haproxy(`shutdown sessions server postgres_replicas/${node}`);
     }
     await waitInUse((n) => n === 0, 'every instance reading the primary');
-    results.push(await closedLoop(o.api, key, `primary alone, round ${round}`, connections, seconds));
+  };
+  const replicasBack = async () => {
     for (const node of REPLICA_NODES) await o.haproxy(`set server postgres_replicas/${node} state ready`);
     await waitInUse((n) => n >= 1, 'the replicas back in use');
+  };
+  // Rounds in the order ABBA ABBA…: the machine is shared, so other work rising or falling
+  // during the measure weighs on both sides alike.
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = round % 2 === 1 ? ['replicas', 'primary'] : ['primary', 'replicas'];
+    for (const side of order) {
+      if (side === 'primary') await replicasOut();
+      results.push(
+        await closedLoop(
+          o.api,
+          key,
+          side === 'primary' ? `primary alone, round ${round}` : `${label}, round ${round}`,
+          connections,
+          seconds,
+        ),
+      );
+      if (side === 'primary') await replicasBack();
+    }
   }
   for (const r of results)
     o.log(

@@ -105,7 +105,13 @@ export class ReplicaSet {
 
   private async checkOne(url: string, i: number): Promise<void> {
     const before = this.states[i].state;
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CHECK_TIMEOUT_MS, statement_timeout: CHECK_TIMEOUT_MS });
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: CHECK_TIMEOUT_MS,
+      statement_timeout: CHECK_TIMEOUT_MS,
+      // A server that stops answering mid-check must not hold every later check: the client gives up too.
+      query_timeout: CHECK_TIMEOUT_MS,
+    });
     client.on('error', () => {});
     let next: ReplicaStatus;
     try {
