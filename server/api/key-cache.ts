@@ -13,6 +13,7 @@
 import type pg from 'pg';
 import type { PlanName } from '../../contract/plans.js';
 import type { ChangeFeed } from '../platform/change-feed.js';
+import { isDatabaseUnavailable } from '../platform/errors.js';
 
 export interface ResolvedKey {
   keyId: string;
@@ -93,6 +94,11 @@ export class KeyCache {
     private readonly pool: pg.Pool,
     private readonly feed: ChangeFeed | null,
     private readonly maxAgeMs = KEY_CACHE_MAX_AGE_MS,
+    /**
+     * Read when the primary cannot answer (a failover): the replicas, at most their lag
+     * bound behind, so callers keep being answered while no change can be made anyway.
+     */
+    private readonly fallback?: pg.Pool,
   ) {
     feed?.onAccountChange((accountId) => this.forgetAccount(accountId));
     feed?.onReset(() => this.clear());
@@ -104,7 +110,10 @@ export class KeyCache {
     if (hit && Date.now() - hit.readAt < this.maxAgeMs) return hit.key;
     const generation = this.generation;
     const readAt = Date.now();
-    const { rows } = await this.pool.query<KeyRow>(KEY_SQL, [hash]);
+    const { rows } = await this.pool.query<KeyRow>(KEY_SQL, [hash]).catch((err: unknown) => {
+      if (!this.fallback || !isDatabaseUnavailable(err)) throw err;
+      return this.fallback.query<KeyRow>(KEY_SQL, [hash]);
+    });
     const row = rows[0];
     if (!row) return null;
     const resolved: ResolvedKey = {

@@ -42,7 +42,12 @@ export function opsRoutes(deps: {
       res.setHeader('Cache-Control', 'no-store');
       const draining = deps.draining();
       if (report.ready && !draining) {
-        res.json({ status: 'ready', ...report.checks, ...(report.valuation_model ? { valuation_model: report.valuation_model } : {}) });
+        res.json({
+          status: 'ready',
+          ...report.checks,
+          ...(report.valuation_model ? { valuation_model: report.valuation_model } : {}),
+          ...(report.read_replicas ? { read_replicas: report.read_replicas } : {}),
+        });
         return;
       }
       const detail = draining
@@ -65,6 +70,7 @@ export function opsRoutes(deps: {
             checks: report.checks,
             ...(report.pending_migrations ? { pending_migrations: report.pending_migrations } : {}),
             ...(report.valuation_model ? { valuation_model: report.valuation_model } : {}),
+            ...(report.read_replicas ? { read_replicas: report.read_replicas } : {}),
             meta: { request_id: context(res).requestId },
           }),
         );

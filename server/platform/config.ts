@@ -40,6 +40,15 @@ const ZConfig = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
     .optional()
     .describe('PostgreSQL to use (production mode); the embedded one (demo mode) when absent'),
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/[^,\s]+(,postgres(ql)?:\/\/[^,\s]+)*$/, 'must be one postgresql:// URL or several, comma-separated')
+    .optional()
+    .describe("Read replicas (production mode): the API's reads go there, every write to DATABASE_URL"),
+  /** A replica further behind its primary than this is skipped, its reads sent elsewhere. */
+  REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0).max(3600).default(10),
+  /** How often each replica's state and lag are checked. */
+  REPLICA_CHECK_SECONDS: z.coerce.number().min(0.1).max(300).default(2),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
@@ -100,6 +109,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** The read replicas' URLs (none: every read goes to `databaseUrl`); production mode only. */
+  readReplicas: { urls: string[]; maxLagSeconds: number; checkIntervalMs: number };
   redisUrl: string | undefined;
   /** Sentinels to ask for the Redis primary (REDIS_URL then gives only the database number and password). */
   redisSentinels: RedisSentinels | undefined;
@@ -146,6 +157,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
     port: c.PORT,
     host: c.HOST,
     databaseUrl: c.DATABASE_URL,
+    readReplicas: {
+      urls: mode === 'production' && c.DATABASE_READ_URL ? c.DATABASE_READ_URL.split(',') : [],
+      maxLagSeconds: c.REPLICA_MAX_LAG_SECONDS,
+      checkIntervalMs: c.REPLICA_CHECK_SECONDS * 1000,
+    },
     redisUrl: c.REDIS_URL,
     redisSentinels: c.REDIS_SENTINELS
       ? {

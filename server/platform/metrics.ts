@@ -7,6 +7,8 @@
  */
 import type pg from 'pg';
 import type { ChangeFeed } from './change-feed.js';
+import type { ReadCounts } from './read-routing.js';
+import type { ReplicaSet, ReplicaState } from './replicas.js';
 import {
   Counter,
   Gauge,
@@ -164,6 +166,50 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set(o.flushAgeSeconds() ?? 0);
+      },
+    });
+  }
+
+  /** The read replicas' state and lag, and where the API's reads went (platform/replicas.ts). */
+  replicas(set: ReplicaSet, counts: ReadCounts): void {
+    const states: ReplicaState[] = ['ok', 'lagging', 'unreachable', 'unknown'];
+    new Gauge({
+      name: 'mboa_db_replica_lag_seconds',
+      help: 'Replay lag of each read replica at its last check (absent while unreachable); over the bound, the replica is skipped.',
+      labelNames: ['replica'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const s of set.status()) if (s.lag_seconds !== null) this.set({ replica: s.name }, s.lag_seconds);
+      },
+    });
+    new Gauge({
+      name: 'mboa_db_replica_state',
+      help: '1 for the state of each read replica at its last check: ok (in use), lagging or unreachable (skipped), unknown (not checked yet).',
+      labelNames: ['replica', 'state'],
+      registers: [this.registry],
+      collect() {
+        for (const s of set.status()) for (const state of states) this.set({ replica: s.name, state }, s.state === state ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'mboa_db_replica_max_lag_seconds',
+      help: 'The replay lag past which a read replica is skipped (REPLICA_MAX_LAG_SECONDS).',
+      registers: [this.registry],
+      collect() {
+        this.set(set.maxLagSeconds);
+      },
+    });
+    new Counter({
+      name: 'mboa_db_reads_total',
+      help: "The API's reads by where they were answered: replica, or primary (no replica in use, or retried there after a replica failed: retried counts those too).",
+      labelNames: ['target'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc({ target: 'replica' }, counts.replica);
+        this.inc({ target: 'primary' }, counts.primary);
+        this.inc({ target: 'retried' }, counts.retried);
       },
     });
   }

@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { migrationStatus } from '../../prisma/migration-status.js';
 import type { Logger } from './logger.js';
+import type { ReplicaStatus } from './replicas.js';
 
 export type CheckResult = 'ok' | 'unreachable' | 'pending_migrations' | 'not_configured' | 'deaf';
 
@@ -29,6 +30,8 @@ export interface ReadinessReport {
   pending_migrations?: string[];
   /** The live data's valuation model: shown, never a reason to be unready (valuations answer 503 `valuations_warming_up` meanwhile). */
   valuation_model?: ModelState;
+  /** The read replicas, when configured: shown, never a reason to be unready (reads fall back to the primary). */
+  read_replicas?: { in_use: number; max_lag_seconds: number; replicas: ReplicaStatus[] };
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -56,6 +59,7 @@ export class Readiness {
       checkMigrations: boolean;
       feed?: { readonly live: boolean };
       valuationModel?: () => ModelState;
+      replicas?: { status(): ReplicaStatus[]; maxLagSeconds: number };
     },
   ) {
     this.schemaOk = !deps.checkMigrations;
@@ -119,6 +123,12 @@ export class Readiness {
       checks: { database, migrations, redis, change_feed: changeFeed },
       ...(migrations === 'pending_migrations' ? { pending_migrations: this.pending } : {}),
       ...(this.deps.valuationModel ? { valuation_model: this.deps.valuationModel() } : {}),
+      ...(this.deps.replicas ? { read_replicas: this.replicaReport(this.deps.replicas) } : {}),
     };
+  }
+
+  private replicaReport(r: { status(): ReplicaStatus[]; maxLagSeconds: number }): ReadinessReport['read_replicas'] {
+    const replicas = r.status();
+    return { in_use: replicas.filter((s) => s.state === 'ok').length, max_lag_seconds: r.maxLagSeconds, replicas };
   }
 }

@@ -37,6 +37,7 @@ import { type Mailer, UnsentMailer } from '../mail/mailer.js';
 import { marketFiguresAsOf, refreshMarketFigures } from '../ingest/market-refresh.js';
 import { Metrics } from '../platform/metrics.js';
 import { Readiness } from '../platform/readiness.js';
+import { ReplicaSet } from '../platform/replicas.js';
 import { metricsServer } from '../ops/routes.js';
 import { apiHandlers } from '../api/endpoints/index.js';
 import { type PushOptions, pushFeatures } from './push.js';
@@ -52,6 +53,8 @@ export interface ServerOptions {
   dbPoolMax?: number;
   /** Heavy reads at once on this instance: the connections of their own pool (default 2; api/costs.ts). */
   dbHeavyPoolMax?: number;
+  /** Read replicas: the API's reads go to one in use, else to `databaseUrl` (platform/replicas.ts). */
+  readReplicas?: { urls: string[]; maxLagSeconds?: number; checkIntervalMs?: number };
   redisUrl?: string;
   /** Redis through Sentinel: its primary, whichever it is (REDIS_URL then gives the database number and password). */
   redisSentinels?: RedisSentinels;
@@ -136,10 +139,12 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   const drain = new Drain();
   const feed = new ChangeFeed({ databaseUrl: options.databaseUrl, ...options.changeFeed, logger });
   const metrics = new Metrics(db.pool, feed);
+  // Checked once now, then every few seconds: the first reads already go to a replica in use.
+  const replicas = options.readReplicas?.urls.length ? await ReplicaSet.start({ ...options.readReplicas, logger }) : undefined;
   // Fitted when the server listens and after each market refresh, never on a request.
   const models = valuationModels(db.pool, feed, logger, options.valuationFit);
-  const checkMigrations = options.checkMigrations ?? false;
-  const readiness = new Readiness({ pool: db.pool, redis, logger, checkMigrations, feed, valuationModel: () => models.live.state() });
+  const [checkMigrations, valuationModel] = [options.checkMigrations ?? false, () => models.live.state()];
+  const readiness = new Readiness({ pool: db.pool, redis, logger, checkMigrations, feed, valuationModel, replicas });
   const admission = new Admission({
     pool: db.pool,
     redis,
@@ -190,10 +195,13 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     cheapMax: options.dbPoolMax,
     heavyMax: heavySlots,
     timeouts: options.statementTimeouts,
+    replicas,
   });
+  if (replicas) metrics.replicas(replicas, reads.counts);
   const dataCache = new DataCache<unknown>(feed);
   const explorer = new ExplorerAccess(db.prisma, redis, options.dashboard); // the market explorer's calls: uncounted, limited per session
-  const chainDeps = { pool: db.pool, keys: new KeyCache(db.pool, feed), admission, background, logger, explorer, now: options.now };
+  const keys = new KeyCache(db.pool, feed, undefined, replicas && reads.cheap); // keys read on the replicas while the primary is lost
+  const chainDeps = { pool: db.pool, keys, admission, background, logger, explorer, now: options.now };
   const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const api = createApiHandler({
     contract,
@@ -328,6 +336,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
         await admission.stop();
         await failures.stop();
         await feed.stop();
+        replicas?.stop();
         redis?.disconnect();
         mailer.close();
         await reads.end();

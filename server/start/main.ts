@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     databaseUrl: demo?.databaseUrl ?? config.databaseUrl!,
     dbPoolMax: demo ? 4 : config.dbPoolMax,
     dbHeavyPoolMax: demo ? 2 : config.dbHeavyPoolMax,
+    readReplicas: demo ? undefined : config.readReplicas,
     redisUrl: config.redisUrl,
     redisSentinels: config.redisSentinels,
     logger,

@@ -23,7 +23,7 @@ export function postgresBinDir(): string | null {
   return versions.length ? join(root, versions[0], 'bin') : null;
 }
 
-function postgresUser(): { uid: number; gid: number } | null {
+export function postgresUser(): { uid: number; gid: number } | null {
   try {
     const line = readFileSync('/etc/passwd', 'utf8')
       .split('\n')
@@ -46,7 +46,7 @@ export function canRunPrivatePostgres(): boolean {
 }
 
 /** The command line, run as the postgres user when we are root. */
-function command(bin: string, args: string[]): [string, string[]] {
+export function command(bin: string, args: string[]): [string, string[]] {
   if (!asRoot()) return [bin, args];
   return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', bin, ...args]];
 }
