@@ -2,17 +2,16 @@
  * Webhook events from what changed: the rows a trigger on `listings` noted in
  * `listing_changes` (an insert, or an update of a public field with the old row) are read
  * in batches, each batch by one instance (`FOR UPDATE SKIP LOCKED`), turned into events and
- * their deliveries, and deleted, in one transaction. Never a rescan: each saved search is
+ * their deliveries, and deleted, in one transaction. Never a rescan: the saved searches are
  * tested only against the listings of the batch, by the search's own WHERE builder, on the
- * row as it is and on the row as it was.
+ * row as it is and on the row as it was, all of them at once (matching.ts).
  */
 import type pg from 'pg';
 import type { EventType, TWebhookEvent } from '../../contract/webhooks.js';
 import type { TListing } from '../../contract/schemas.js';
-import { effectiveFilters, listingFilterSql } from '../domain/listing/filters.js';
 import { PUBLIC_COLUMNS, type PublicRow, toListing } from '../domain/listing/public-row.js';
-import { ZListingFilters } from '../../contract/schemas.js';
 import { randomId } from '../platform/ids.js';
+import { type Match, matchBatch, type SavedSearchRow } from './matching.js';
 
 /** Changes read per transaction. */
 const BATCH = 2_000;
@@ -30,11 +29,21 @@ interface EndpointRow {
   saved_searches: string[];
 }
 
-interface SavedRow {
-  id: string;
+interface SavedRow extends SavedSearchRow {
   account_id: string;
-  filters: Record<string, string>;
 }
+
+/**
+ * The saved searches (by index in `saved`) the listings of changes `changeIds` match now or
+ * matched before: every pair where the two differ, and at least the pairs of the searches
+ * `followed` says an endpoint follows.
+ */
+export type Matcher = (
+  client: pg.PoolClient,
+  saved: SavedSearchRow[],
+  changeIds: string[],
+  followed: (savedIndex: number) => boolean,
+) => Promise<Match[]>;
 
 interface Draft {
   type: EventType;
@@ -55,24 +64,8 @@ function changedFields(before: TListing, after: TListing): Partial<TListing> {
   return previous as Partial<TListing>;
 }
 
-/** Ids of the changes whose listing matches `saved` (now: the stored row; before: the old row noted). */
-async function matching(client: pg.PoolClient, saved: SavedRow, changeIds: string[], when: 'now' | 'before'): Promise<Set<string>> {
-  const parsed = ZListingFilters.safeParse(saved.filters);
-  if (!parsed.success) return new Set();
-  const sql = listingFilterSql(effectiveFilters(parsed.data), 'l');
-  const ids = sql.param(changeIds);
-  const source =
-    when === 'now'
-      ? 'listing_changes c JOIN listings l ON l.id = c.listing_id'
-      : 'listing_changes c CROSS JOIN LATERAL jsonb_populate_record(NULL::listings, c.previous) l';
-  sql.add(`c.id = ANY(${ids}::bigint[])`);
-  if (when === 'before') sql.add("c.op = 'update'");
-  const { rows } = await client.query<{ id: string }>(`SELECT c.id::text AS id FROM ${source} ${sql.where()}`, sql.params);
-  return new Set(rows.map((r) => r.id));
-}
-
 /** Produces the events of up to one batch of changes; returns how many changes it took (0: none waiting). */
-export async function produceEvents(pool: pg.Pool, now = new Date()): Promise<number> {
+export async function produceEvents(pool: pg.Pool, now = new Date(), match: Matcher = matchBatch): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -87,7 +80,7 @@ export async function produceEvents(pool: pg.Pool, now = new Date()): Promise<nu
     const { rows: endpoints } = await client.query<EndpointRow>(
       "SELECT id, account_id, events, saved_searches FROM webhook_endpoints WHERE dataset = 'live' AND disabled_at IS NULL",
     );
-    if (endpoints.length > 0) await produce(client, changes, endpoints, now);
+    if (endpoints.length > 0) await produce(client, changes, endpoints, now, match);
     await client.query('DELETE FROM listing_changes WHERE id = ANY($1::bigint[])', [changeIds]);
     await client.query('COMMIT');
     return changes.length;
@@ -99,7 +92,7 @@ export async function produceEvents(pool: pg.Pool, now = new Date()): Promise<nu
   }
 }
 
-async function produce(client: pg.PoolClient, changes: Change[], endpoints: EndpointRow[], now: Date): Promise<void> {
+async function produce(client: pg.PoolClient, changes: Change[], endpoints: EndpointRow[], now: Date, match: Matcher): Promise<void> {
   const changeIds = changes.map((c) => c.id);
   const current = await client.query<PublicRow & { change_id: string }>(
     `SELECT c.id::text AS change_id, ${PUBLIC_COLUMNS} FROM listing_changes c JOIN listings l ON l.id = c.listing_id WHERE c.id = ANY($1::bigint[])`,
@@ -118,24 +111,25 @@ async function produce(client: pg.PoolClient, changes: Change[], endpoints: Endp
   const wantsSaved = endpoints.filter((e) => e.events.some((t) => t.startsWith('saved_search.')) || e.saved_searches.length > 0);
   const { rows: saved } = await client.query<SavedRow>(
     `SELECT id, account_id, filters FROM saved_searches
-      WHERE dataset = 'live' AND (id = ANY($1::text[]) OR account_id = ANY($2::text[]))`,
+      WHERE dataset = 'live' AND (id = ANY($1::text[]) OR account_id = ANY($2::text[])) ORDER BY id`,
     [wantsSaved.flatMap((e) => e.saved_searches), wantsSaved.filter((e) => e.saved_searches.length === 0).map((e) => e.account_id)],
   );
 
+  // Only the saved searches an endpoint names matter to the listing events' recipients.
+  const named = new Set(endpoints.flatMap((e) => e.saved_searches));
+  const matches = await match(client, saved, changeIds, (i) => named.has(saved[i].id));
+  const order = new Map(changeIds.map((id, i) => [id, i]));
+  // In the order of the saved searches, then of the changes.
+  matches.sort((a, b) => a.saved - b.saved || order.get(a.changeId)! - order.get(b.changeId)!);
   const drafts: Draft[] = [];
   const follows = new Map<string, Set<string>>(changeIds.map((id) => [id, new Set()]));
-  for (const s of saved) {
-    const nowIn = await matching(client, s, changeIds, 'now');
-    const beforeIn = await matching(client, s, changeIds, 'before');
-    for (const c of changes) {
-      const listing = after.get(c.id);
-      if (!listing) continue;
-      const isIn = nowIn.has(c.id);
-      const wasIn = beforeIn.has(c.id);
-      if (isIn || wasIn) follows.get(c.id)!.add(s.id);
-      if (isIn && !wasIn) drafts.push({ type: 'saved_search.matched', listing, savedSearch: s, follows: new Set([s.id]) });
-      if (!isIn && wasIn) drafts.push({ type: 'saved_search.unmatched', listing, savedSearch: s, follows: new Set([s.id]) });
-    }
+  for (const m of matches) {
+    const listing = after.get(m.changeId);
+    if (!listing || !(m.isIn || m.wasIn)) continue;
+    const s = saved[m.saved];
+    follows.get(m.changeId)!.add(s.id);
+    if (m.isIn && !m.wasIn) drafts.push({ type: 'saved_search.matched', listing, savedSearch: s, follows: new Set([s.id]) });
+    if (!m.isIn && m.wasIn) drafts.push({ type: 'saved_search.unmatched', listing, savedSearch: s, follows: new Set([s.id]) });
   }
   for (const c of changes) {
     const listing = after.get(c.id);

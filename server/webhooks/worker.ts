@@ -83,11 +83,15 @@ export class WebhookWorker {
   start(): void {
     const tick = () => {
       if (this.stopped) return;
+      let full = false;
       this.running = this.runOnce()
-        .then(() => undefined)
+        .then((attempted) => {
+          full = attempted >= this.o.batch;
+        })
         .catch((err: Error) => this.deps.logger.warn({ err: err.message }, 'webhook worker round failed'))
         .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, this.o.pollMs);
+          // A full round may have left more due: the next one at once (a backlog drains without waiting `pollMs` per batch).
+          if (!this.stopped) this.timer = setTimeout(tick, full ? 0 : this.o.pollMs);
         });
     };
     this.timer = setTimeout(tick, this.o.pollMs);
