@@ -4,6 +4,7 @@
  */
 import type pg from 'pg';
 import { SavedSearchStore } from '../api/saved-searches/store.js';
+import { WebhookRequeue } from '../api/webhook-endpoints/requeue.js';
 import { WebhookEndpointStore } from '../api/webhook-endpoints/store.js';
 import type { AccountMail } from '../mail/account-mail.js';
 import type { Logger } from '../platform/logger.js';
@@ -20,7 +21,7 @@ export function pushFeatures(options: PushOptions = {}, pool: pg.Pool, mail: Acc
   const worker = new WebhookWorker({ pool, logger, onDisabled: disabledMail(pool, mail) }, { ...options, allowLoopback });
   return {
     savedSearches: new SavedSearchStore(pool),
-    webhooks: { store: new WebhookEndpointStore(pool), allowLoopback },
+    webhooks: { store: new WebhookEndpointStore(pool), requeue: new WebhookRequeue(pool), allowLoopback },
     worker,
     start: () => options.worker !== false && worker.start(),
     stop: () => worker.stop(),
