@@ -22,6 +22,7 @@ import { createAccount } from '../server/accounts/accounts.js';
 import { seedListings } from '../server/generate/seed.js';
 import { refreshMarketFigures } from '../server/ingest/market-refresh.js';
 import { openDatabase } from '../server/platform/db.js';
+import { WebhookInFlightCheck } from './ha-webhooks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEPLOY = join(ROOT, 'deploy');
@@ -358,6 +359,8 @@ async function main() {
   }, DEADLINE_MS);
   ensurePackages();
   const reports: Report[] = [];
+  const webhooks = new WebhookInFlightCheck({ api: API, databaseUrl: MBOA_ENV.DATABASE_URL, log });
+  let webhooksWhy = 'not run';
   try {
     const { keys } = await upRig();
     const loops = keys.map((k, i) => loadLoop(i, k.key));
@@ -371,7 +374,7 @@ async function main() {
     // a crashed instance's open lease (at most 64 calls), a lost Redis's last second of counts.
     const events: Array<[string, () => Promise<void>, (a: Answer[]) => string, number]> = [
       ['rolling restart', rollingRestart, zeroFailed, 0],
-      ['kill -9 of one instance', killInstance, zeroFailed, 64],
+      ['kill -9 of one instance', () => webhooks.around(killInstance, keys[0].accountId), zeroFailed, 64],
       ['kill -9 of the PostgreSQL primary', killPostgresPrimary, postgresTarget, 0],
       ['kill -9 of the Redis primary', killRedisPrimary, zeroFailed, 100],
     ];
@@ -437,6 +440,7 @@ async function main() {
     }
     stopAll = true;
     await Promise.all(loops);
+    webhooksWhy = await webhooks.verdict();
   } finally {
     stopAll = true;
     agent.destroy();
@@ -449,7 +453,8 @@ async function main() {
     console.log(
       `${r.event} | ${r.sent} | ${JSON.stringify(r.byStatus)} | ${r.longestMs} ms | ${r.recoverySeconds} s | ${r.quotaExact ? 'yes' : r.quotaWithin ? 'within README' : 'NO'} | ${r.ok ? 'met' : r.why}`,
     );
-  const failed = reports.length < 4 || reports.some((r) => !r.ok || !r.quotaWithin);
+  console.log(`\nwebhook delivery in flight at the instance kill: ${webhooksWhy || 'nothing lost, duplicates carry the same webhook-id'}`);
+  const failed = reports.length < 4 || reports.some((r) => !r.ok || !r.quotaWithin) || webhooksWhy !== '';
   console.log(failed ? '\ntest:ha: FAILED' : '\ntest:ha: every target met');
   process.exit(failed ? 1 : 0);
 }

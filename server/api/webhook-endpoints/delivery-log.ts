@@ -18,11 +18,7 @@ interface DeliveryRow {
 }
 
 /** The deliveries of one endpoint, newest first (`deliveryId`: that one only). */
-export async function readDeliveries(
-  db: pg.Pool | pg.PoolClient,
-  endpointId: string,
-  o: { deliveryId?: string; limit: number },
-) {
+export async function readDeliveries(db: pg.Pool | pg.PoolClient, endpointId: string, o: { deliveryId?: string; limit: number }) {
   const { rows } = await db.query<DeliveryRow>(
     `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.last_status, d.last_error, d.latency_ms, d.next_attempt_at,
             d.created_at, d.resent_at, e.body

@@ -98,9 +98,12 @@ export function webhookRoutes(router: Router, d: Dashboard): void {
           savedSearches: form.savedSearches,
         });
         d.deps.logger.info({ account_id: a.id, endpoint_id: created.id }, 'dashboard: webhook endpoint added');
-        await render(req, res, 201, { reveal: { title: t(lang, 'webhooks.secret.created', { url: created.url }), secret: created.secret } });
+        await render(req, res, 201, {
+          reveal: { title: t(lang, 'webhooks.secret.created', { url: created.url }), secret: created.secret },
+        });
       } catch (err) {
-        if (err instanceof ApiError) return render(req, res, err.status === 400 ? 422 : err.status, { form, errors: { form: explain(res, err) } });
+        if (err instanceof ApiError)
+          return render(req, res, err.status === 400 ? 422 : err.status, { form, errors: { form: explain(res, err) } });
         throw err;
       }
     }),
@@ -164,7 +167,8 @@ export function webhookRoutes(router: Router, d: Dashboard): void {
         flash(req, res, what === 'test' ? 'webhooks.notice.test' : 'webhooks.notice.resent');
         redirect(req, res, `/webhooks/${endpoint.id}`);
       } catch (err) {
-        if (err instanceof ApiError) return deliveriesOf(req, res, endpoint.id, err.status === 400 ? 409 : err.status, { form: explain(res, err) });
+        if (err instanceof ApiError)
+          return deliveriesOf(req, res, endpoint.id, err.status === 400 ? 409 : err.status, { form: explain(res, err) });
         throw err;
       }
     });
