@@ -360,7 +360,7 @@ async function main() {
   ensurePackages();
   const reports: Report[] = [];
   const webhooks = new WebhookInFlightCheck({ api: API, databaseUrl: MBOA_ENV.DATABASE_URL, log });
-  let webhooksWhy = 'not run';
+  let webhooksWhy: string;
   try {
     const { keys } = await upRig();
     const loops = keys.map((k, i) => loadLoop(i, k.key));

@@ -71,7 +71,12 @@ const ROUTES: PushRoute[] = [
     path: `/webhook-endpoints/${WE}/deliveries`,
     metadata: contract.webhookEndpoints.deliveries.metadata,
   },
-  { name: 'webhookEndpoints.test', method: 'POST', path: `/webhook-endpoints/${WE}/test`, metadata: contract.webhookEndpoints.test.metadata },
+  {
+    name: 'webhookEndpoints.test',
+    method: 'POST',
+    path: `/webhook-endpoints/${WE}/test`,
+    metadata: contract.webhookEndpoints.test.metadata,
+  },
   {
     name: 'webhookEndpoints.resend',
     method: 'POST',
