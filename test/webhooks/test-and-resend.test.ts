@@ -4,6 +4,7 @@
  * tried once; a resend carries the same webhook-id and body, and its retries count from
  * the resend (an old event resent never gives up at once).
  */
+import { Mboa, webhooks } from '@mboa/sdk';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -144,5 +145,24 @@ describe('a resend', () => {
     expect(unknown.status).toBe(404);
     const malformed = await send(t.baseUrl, 'POST', `/webhook-endpoints/${a.id}/deliveries/nope/resend`, pro.key);
     expect([malformed.status, malformed.body.code]).toEqual([400, 'validation_error']);
+  });
+});
+
+describe('the SDK', () => {
+  it('sends a test event and resends it (webhookEndpoints.test / resend); webhooks.unwrap reads the webhook.test event', async () => {
+    const pro = await t.account('pro');
+    const mboa = new Mboa({ apiKey: pro.key, baseUrl: t.baseUrl, maxRetries: 0 });
+    const { data: hook } = await mboa.webhookEndpoints.create({ url: receiver.url, events: ['listing.updated'] });
+    const { data: queued } = await mboa.webhookEndpoints.test(hook.id);
+    expect(queued).toMatchObject({ event_type: 'webhook.test', status: 'pending' });
+    await expect.poll(() => receivedWith(queued.event_id).length, { timeout: 10_000 }).toBe(1);
+    const first = receivedWith(queued.event_id)[0];
+    const event = webhooks.unwrap(first.body, first.headers, hook.secret);
+    expect([event.type, event.dataset, event.id]).toEqual(['webhook.test', 'sample', queued.event_id]);
+    await expect.poll(async () => (await mboa.webhookEndpoints.deliveries(hook.id)).data[0].status).toBe('delivered');
+    const { data: again } = await mboa.webhookEndpoints.resend(hook.id, queued.id);
+    expect(again.event_id).toBe(queued.event_id);
+    await expect.poll(() => receivedWith(queued.event_id).length, { timeout: 10_000 }).toBe(2);
+    expect(webhooks.unwrap(receivedWith(queued.event_id)[1].body, receivedWith(queued.event_id)[1].headers, hook.secret).id).toBe(event.id);
   });
 });
