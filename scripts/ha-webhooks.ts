@@ -4,7 +4,8 @@
  * unanswered; 60 new listings give 60 `listing.created` deliveries to one endpoint, so every
  * instance's worker leases some (20 at most each) and sends them into the receiver; the
  * instance is killed with its deliveries in flight (their connections close unanswered).
- * Then the receiver answers 200, and the verdict wants: every delivery `delivered` in
+ * Then the receiver answers 200 and the check waits for every delivery to settle before the
+ * next event (away from the database failover); the verdict wants: every delivery `delivered` in
  * PostgreSQL, every event received (nothing lost), every request of one event with the same
  * `webhook-id` and body (a duplicate is the same event, signed afresh), and at least one
  * delivery cut by the kill and then received again.
@@ -78,6 +79,19 @@ export class WebhookInFlightCheck {
     this.o.log(`webhooks: ${this.cut.size} deliveries cut by the kill; the receiver answers 200 from now on`);
     this.answering = true;
     for (const h of this.held) h.res.writeHead(200).end();
+    // Settled before the next event (the killed instance's leases lapse 30 s after they were taken).
+    await this.settled(60_000);
+  }
+
+  /** Waits until every delivery is delivered (or `ms` passed); returns them. */
+  private async settled(ms: number): Promise<Array<{ event_id: string; status: string }>> {
+    let rows: Array<{ event_id: string; status: string }> = [];
+    for (let waited = 0; waited < ms; waited += 1000) {
+      ({ rows } = await this.sql('SELECT event_id, status FROM webhook_deliveries WHERE endpoint_id = $1', [this.endpointId]));
+      if (rows.length === LISTINGS && rows.every((r) => r.status === 'delivered')) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    return rows;
   }
 
   private async sql(text: string, params: unknown[] = []) {
@@ -103,21 +117,10 @@ export class WebhookInFlightCheck {
 
   /** '' when the check holds, else what failed. Waits up to 90 s for the deliveries to settle. */
   async verdict(): Promise<string> {
-    const c = new pg.Client({ connectionString: this.o.databaseUrl });
-    await c.connect();
-    let rows: Array<{ event_id: string; status: string; attempts: number }> = [];
-    try {
-      for (let waited = 0; waited < 90_000; waited += 1000) {
-        ({ rows } = await c.query('SELECT event_id, status, attempts FROM webhook_deliveries WHERE endpoint_id = $1', [this.endpointId]));
-        if (rows.length === LISTINGS && rows.every((r) => r.status === 'delivered')) break;
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    } finally {
-      await c.end();
-      this.answering = true;
+    const rows = await this.settled(90_000).finally(() => {
       this.server.closeAllConnections();
       this.server.close();
-    }
+    });
     const eventIds = new Set(rows.map((r) => r.event_id));
     const byId = new Map<string, string[]>();
     for (const r of this.received) byId.set(r.id, [...(byId.get(r.id) ?? []), r.body]);
