@@ -20,6 +20,8 @@ const PUSH_ENDPOINTS = [
   'webhook_endpoints.delete',
   'webhook_endpoints.rotate_secret',
   'webhook_endpoints.deliveries',
+  'webhook_endpoints.test',
+  'webhook_endpoints.resend',
 ] as const;
 
 /** Endpoints, named as in the route metadata and the usage breakdown. */

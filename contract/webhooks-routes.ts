@@ -4,6 +4,8 @@ import { ZProblem } from './errors.js';
 import type { EndpointName } from './plans.js';
 import {
   ZWebhookDeliveryList,
+  ZWebhookDeliveryParams,
+  ZWebhookDeliveryQueued,
   ZWebhookEndpointCreate,
   ZWebhookEndpointCreated,
   ZWebhookEndpointDeleted,
@@ -60,6 +62,26 @@ export function webhookEndpointRoutes<M>(meta: (endpoint: EndpointName) => M) {
       summary: 'Delivery log of an endpoint',
       description: `The last 100 deliveries, newest first: status, attempts, latency, the body sent. ${PLANS_NOTE}`,
       metadata: meta('webhook_endpoints.deliveries'),
+    },
+    test: {
+      method: 'POST',
+      path: '/webhook-endpoints/:id/test',
+      pathParams: ZWebhookEndpointParams,
+      body: ContractNoBody,
+      responses: { 201: ZWebhookDeliveryQueued },
+      summary: 'Send a test event',
+      description: `Queues a signed \`webhook.test\` event to this endpoint only, carrying a listing of the public sample (\`dataset: sample\`): the answer is its delivery, \`pending\` until the worker sends it (within a second or so); read the result in the delivery log. Tried once, never retried; a 410 disables the endpoint as for any event. Not counted in the monthly deliveries. A disabled endpoint is refused (400). ${PLANS_NOTE}`,
+      metadata: meta('webhook_endpoints.test'),
+    },
+    resend: {
+      method: 'POST',
+      path: '/webhook-endpoints/:id/deliveries/:delivery_id/resend',
+      pathParams: ZWebhookDeliveryParams,
+      body: ContractNoBody,
+      responses: { 200: ZWebhookDeliveryQueued },
+      summary: 'Send a delivery again',
+      description: `Queues the same event again, with the same \`webhook-id\` and body (receivers that dedupe on it see a duplicate), signed afresh; retries count from now. A delivery being sent at this moment is left to finish. Not counted again in the monthly deliveries. A disabled endpoint is refused (400). ${PLANS_NOTE}`,
+      metadata: meta('webhook_endpoints.resend'),
     },
   } as const satisfies Record<string, AppRoute>;
 }

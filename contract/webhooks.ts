@@ -19,12 +19,29 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * The event "send a test event" sends (dashboard or `POST …/{id}/test`): never subscribed
+ * to, sent to one endpoint once (no retry), with a listing of the public sample
+ * (`dataset: sample`) so a receiver can check its parsing and signature end to end.
+ */
+export const TEST_EVENT_TYPE = 'webhook.test';
+/** Every type a delivery may carry: the ones subscribed to and the test event. */
+export const SENT_EVENT_TYPES = [...EVENT_TYPES, TEST_EVENT_TYPE] as const;
+export type SentEventType = (typeof SENT_EVENT_TYPES)[number];
+
 export const WEBHOOK_ENDPOINT_ID = /^we_[a-z2-7]{16}$/;
 
 export const ZWebhookEndpointParams = z.object({
   id: extendApi(z.string().regex(WEBHOOK_ENDPOINT_ID, 'is not a webhook endpoint id (we_ followed by 16 characters)'), {
     description: 'Webhook endpoint identifier.',
     example: 'we_a2b3c4d5e6f7g2h3',
+  }),
+});
+
+export const ZWebhookDeliveryParams = ZWebhookEndpointParams.extend({
+  delivery_id: extendApi(z.string().regex(/^whd_[a-z2-7]{16}$/, 'is not a delivery id (whd_ followed by 16 characters)'), {
+    description: 'Delivery identifier, from the delivery log.',
+    example: 'whd_a2b3c4d5e6f7g2h3',
   }),
 });
 
@@ -90,9 +107,9 @@ export const ZWebhookSecretRotated = z.object({
 export const ZWebhookDelivery = z.object({
   id: extendApi(z.string(), { description: 'The delivery.', example: 'whd_a2b3c4d5e6f7g2h3' }),
   event_id: extendApi(z.string(), { description: 'The `webhook-id` sent: the same on every attempt.', example: 'evt_a2b3c4d5e6f7g2h3' }),
-  event_type: z.enum(EVENT_TYPES),
+  event_type: z.enum(SENT_EVENT_TYPES),
   status: extendApi(z.enum(['pending', 'delivered', 'failed']), {
-    description: '`pending` until a 2xx (or the next attempt); `failed` once given up.',
+    description: '`pending` until a 2xx (or the next attempt); `failed` once given up (a test event is tried once).',
     example: 'delivered',
   }),
   attempts: extendApi(z.number().int(), { description: 'Attempts made.', example: 1 }),
@@ -101,15 +118,23 @@ export const ZWebhookDelivery = z.object({
   latency_ms: extendApi(z.number().int().nullable(), { description: 'Duration of the last attempt.', example: 84 }),
   next_attempt_at: extendApi(z.string().datetime({ offset: true }).nullable(), { description: 'When it is tried next.', example: null }),
   created_at: z.string().datetime({ offset: true }),
+  resent_at: extendApi(z.string().datetime({ offset: true }).nullable(), {
+    description: 'When it was last sent again on request (its retries count from then); null if never.',
+    example: null,
+  }),
   body: extendApi(z.string(), { description: 'The JSON body sent.', example: '{"type":"listing.created"}' }),
 });
 
 export const ZWebhookDeliveryList = z.object({ data: z.array(ZWebhookDelivery), meta: ZCollectionMeta });
+export const ZWebhookDeliveryQueued = z.object({ data: ZWebhookDelivery, meta: ZSingleMeta });
 
 /** What every event carries; `data` depends on the type. */
 export const ZWebhookEvent = z.object({
   id: extendApi(z.string(), { description: 'Event id, equal to the `webhook-id` header.', example: 'evt_a2b3c4d5e6f7g2h3' }),
-  type: z.enum(EVENT_TYPES),
+  type: extendApi(z.enum(SENT_EVENT_TYPES), {
+    description: 'The event type; `webhook.test` only when a test event was asked for (its listing is from the public sample).',
+    example: 'listing.created',
+  }),
   sequence: extendApi(z.number().int(), {
     description: 'Increases with each event produced. Deliveries are not promised in order: sort by it.',
     example: 1042,

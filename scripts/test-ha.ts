@@ -25,6 +25,7 @@ import { seedListings } from '../server/generate/seed.js';
 import { refreshMarketFigures } from '../server/ingest/market-refresh.js';
 import { openDatabase } from '../server/platform/db.js';
 import { measureReadThroughput, PG3, replicasUp, type Throughput } from './ha-replicas.js';
+import { WebhookInFlightCheck } from './ha-webhooks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEPLOY = join(ROOT, 'deploy');
@@ -362,6 +363,8 @@ async function main() {
   }, DEADLINE_MS);
   ensurePackages();
   const reports: Report[] = [];
+  const webhooks = new WebhookInFlightCheck({ api: API, databaseUrl: MBOA_ENV.DATABASE_URL, log });
+  let webhooksWhy: string;
   try {
     const { keys } = await upRig();
     throughput = await measureReadThroughput({ api: API, databaseUrl: MBOA_ENV.DATABASE_URL, instancePorts: INSTANCES, haproxy, log });
@@ -376,7 +379,7 @@ async function main() {
     // a crashed instance's open lease (at most 64 calls), a lost Redis's last second of counts.
     const events: Array<[string, () => Promise<void>, (a: Answer[]) => string, number]> = [
       ['rolling restart', rollingRestart, zeroFailed, 0],
-      ['kill -9 of one instance', killInstance, zeroFailed, 64],
+      ['kill -9 of one instance', () => webhooks.around(killInstance, keys[0].accountId), zeroFailed, 64],
       ['kill -9 of the PostgreSQL primary', killPostgresPrimary, zeroFailed, 0],
       ['kill -9 of the Redis primary', killRedisPrimary, zeroFailed, 100],
     ];
@@ -442,6 +445,7 @@ async function main() {
     }
     stopAll = true;
     await Promise.all(loops);
+    webhooksWhy = await webhooks.verdict();
   } finally {
     stopAll = true;
     agent.destroy();
@@ -455,7 +459,9 @@ async function main() {
       `${r.event} | ${r.sent} | ${JSON.stringify(r.byStatus)} | ${r.longestMs} ms | ${r.recoverySeconds} s | ${r.quotaExact ? 'yes' : r.quotaWithin ? 'within README' : 'NO'} | ${r.ok ? 'met' : r.why}`,
     );
   for (const t of throughput) console.log(`reads/s, ${t.label}: ${t.perSecond} (p50 ${t.p50Ms} ms, answers ${JSON.stringify(t.byStatus)})`);
-  const failed = throughput.some((t) => t.ok !== t.sent) || reports.length < 4 || reports.some((r) => !r.ok || !r.quotaWithin);
+  console.log(`\nwebhook delivery in flight at the instance kill: ${webhooksWhy || 'nothing lost, duplicates carry the same webhook-id'}`);
+  const failed =
+    throughput.some((t) => t.ok !== t.sent) || reports.length < 4 || reports.some((r) => !r.ok || !r.quotaWithin) || webhooksWhy !== '';
   console.log(failed ? '\ntest:ha: FAILED' : '\ntest:ha: every target met');
   process.exit(failed ? 1 : 0);
 }

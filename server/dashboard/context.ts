@@ -15,6 +15,7 @@ import { FormTokens } from './form-tokens.js';
 import { AttemptLimiter, type Limit } from './attempt-limiter.js';
 import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimits } from './login-limiter.js';
 import { DEFAULT_SIGNUP_LIMITS, SignupLimiter, type SignupLimits } from './signup-limiter.js';
+import type { DashboardWebhooks } from './webhooks-port.js';
 
 export interface DashboardDeps {
   prisma: Prisma;
@@ -39,6 +40,8 @@ export interface DashboardDeps {
   explorerLimit?: Limit;
   /** Namespace of the dashboard's counters in Redis (`mboa`); separate deployments sharing a Redis use their own. */
   limitPrefix?: string;
+  /** The webhooks page's access to webhook endpoints (absent: the page says it is not available here). */
+  webhooks?: DashboardWebhooks;
   now?: () => Date;
 }
 
@@ -50,6 +53,8 @@ export const VERIFICATION_RESENDS = { points: 3, windowSeconds: HOUR };
 /** Password-reset requests per client IP and per address per hour. */
 export const RESETS_PER_IP = { points: 10, windowSeconds: HOUR };
 export const RESETS_PER_EMAIL = { points: 3, windowSeconds: HOUR };
+/** Test events and resends asked for from the webhooks page, per account per hour. */
+export const WEBHOOK_SENDS = { points: 60, windowSeconds: HOUR };
 
 export class Dashboard {
   readonly formTokens: FormTokens;
@@ -59,6 +64,7 @@ export class Dashboard {
   readonly resendLimiter: AttemptLimiter;
   readonly resetByIp: AttemptLimiter;
   readonly resetByEmail: AttemptLimiter;
+  readonly webhookSends: AttemptLimiter;
   readonly assets: Record<string, Asset>;
   /** Whether the market explorer's script is built (else its page says how). */
   readonly explorerBuilt: boolean;
@@ -74,6 +80,7 @@ export class Dashboard {
     this.resendLimiter = new AttemptLimiter(deps.redis, `${prefix}:verify:account`, VERIFICATION_RESENDS);
     this.resetByIp = new AttemptLimiter(deps.redis, `${prefix}:reset:ip`, RESETS_PER_IP);
     this.resetByEmail = new AttemptLimiter(deps.redis, `${prefix}:reset:email`, RESETS_PER_EMAIL);
+    this.webhookSends = new AttemptLimiter(deps.redis, `${prefix}:webhooks:account`, WEBHOOK_SENDS);
     this.assets = {
       'dashboard.css': asset('dashboard.css', 'text/css; charset=utf-8'),
       'dashboard.js': asset('dashboard.js', 'text/javascript; charset=utf-8'),

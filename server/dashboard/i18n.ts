@@ -18,6 +18,7 @@ import { passwordMessages } from './messages/password.js';
 import { plansMessages } from './messages/plans.js';
 import { salesMessages } from './messages/sales.js';
 import { usageMessages } from './messages/usage.js';
+import { webhooksMessages } from './messages/webhooks.js';
 
 export type { Params } from '../platform/i18n.js';
 
@@ -31,6 +32,7 @@ const DASHBOARD = catalogue(
   plansMessages,
   salesMessages,
   usageMessages,
+  webhooksMessages,
   billingMessages,
   marketMessages,
   marketClientMessages,

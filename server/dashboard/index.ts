@@ -25,6 +25,7 @@ import { planRoutes } from './routes/plans.js';
 import { passwordRoutes } from './routes/password.js';
 import { salesRoutes } from './routes/sales.js';
 import { verifyRoutes } from './routes/verify.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { badRequestPage, controlCharactersPage, messagePage, notFoundPage, serverErrorPage, unavailablePage } from './views/errors.js';
 
 export type { DashboardDeps } from './context.js';
@@ -65,8 +66,8 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   });
 
   router.use(readState(d));
-  // Forms only: small, flat (no `a[b]=c` objects).
-  router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }));
+  // Forms only: small, flat (no `a[b]=c` objects); the webhooks form ticks up to 100 saved searches.
+  router.use(express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 120 }));
   router.use(refuseControlCharacters((req, res) => send(res, 400, controlCharactersPage(view(d, req, res)))));
   router.use(loadSession(d));
 
@@ -89,6 +90,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   overviewRoutes(router, d);
   marketRoutes(router, d);
   keyRoutes(router, d);
+  webhookRoutes(router, d);
   planRoutes(router, d);
   salesRoutes(router, d);
 

@@ -36,6 +36,9 @@ const FLASH_KEYS = new Set<MessageKey>([
   'notice.alreadyVerified',
   'notice.passwordReset',
   'notice.passwordChanged',
+  'webhooks.notice.deleted',
+  'webhooks.notice.test',
+  'webhooks.notice.resent',
 ]);
 
 /** Reads the language and a pending notice; runs before anything else, body parsing included. */

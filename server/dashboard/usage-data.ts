@@ -3,6 +3,7 @@
  * in the same statement as monthly_usage: the figures here are the ones it counted.
  */
 import type pg from 'pg';
+import { TEST_EVENT_TYPE } from '../../contract/webhooks.js';
 import { isoDay, monthBounds } from '../accounts/policy.js';
 import type { DayCalls } from './views/chart.js';
 
@@ -15,12 +16,17 @@ export interface MonthUsage {
   days: DayCalls[];
   endpoints: Array<{ endpoint: string; calls: number }>;
   keys: Array<{ keyId: string; name: string | null; prefix: string | null; revoked: boolean; calls: number }>;
+  /**
+   * Webhook deliveries queued in the month to the account's endpoints: each event once per
+   * endpoint, whatever its retries or resends; test events aside. Never in `used`.
+   */
+  webhookDeliveries: number;
 }
 
 export async function monthUsage(pool: pg.Pool, accountId: string, month: string): Promise<MonthUsage> {
   const { start, end } = monthBounds(month);
   const range = [accountId, isoDay(start), isoDay(end)];
-  const [used, perDay, perEndpoint, perKey] = await Promise.all([
+  const [used, perDay, perEndpoint, perKey, deliveries] = await Promise.all([
     pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1 AND month = $2::date', [accountId, isoDay(start)]),
     pool.query<{ day: string; calls: number }>(
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(calls)::int AS calls FROM daily_usage
@@ -39,6 +45,12 @@ export async function monthUsage(pool: pg.Pool, accountId: string, month: string
        GROUP BY d.api_key_id, k.name, k.prefix, k.revoked_at HAVING sum(d.calls) > 0 ORDER BY calls DESC, k.name`,
       range,
     ),
+    pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries d
+         JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN webhook_events e ON e.id = d.event_id
+        WHERE w.account_id = $1 AND d.created_at >= $2 AND d.created_at < $3 AND e.type <> $4`,
+      [accountId, start, end, TEST_EVENT_TYPE],
+    ),
   ]);
   const byDay = new Map(perDay.rows.map((r) => [r.day, r.calls]));
   const days: DayCalls[] = [];
@@ -51,5 +63,6 @@ export async function monthUsage(pool: pg.Pool, accountId: string, month: string
     days,
     endpoints: perEndpoint.rows,
     keys: perKey.rows.map((r) => ({ keyId: r.key_id, name: r.name, prefix: r.prefix, revoked: r.revoked === true, calls: r.calls })),
+    webhookDeliveries: deliveries.rows[0].n,
   };
 }

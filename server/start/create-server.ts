@@ -79,7 +79,7 @@ export interface ServerOptions {
   /** Send the 80 % and 100 % quota e-mails after counted calls (default: yes). */
   quotaAlerts?: boolean;
   /** Dashboard settings tests may change (limits, clock, Secure cookies...). */
-  dashboard?: Partial<Omit<DashboardDeps, 'prisma' | 'pool' | 'logger' | 'redis' | 'mail' | 'formSecrets'>>;
+  dashboard?: Partial<Omit<DashboardDeps, 'prisma' | 'pool' | 'logger' | 'redis' | 'mail' | 'formSecrets' | 'webhooks'>>;
   /** The change feed's heartbeat, and the URL its LISTEN connection takes (default: `databaseUrl`). */
   changeFeed?: Partial<Omit<ChangeFeedOptions, 'logger'>>;
   /** Statement timeouts of the API's reads, by kind (defaults: api/costs.ts; tests shorten them). */
@@ -187,6 +187,7 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
       mail,
       background,
       formSecrets: options.secrets.dashboard,
+      webhooks: push.dashboard,
       ...options.dashboard,
     }),
   });

@@ -3,11 +3,13 @@
  * (producer.ts), then leases due deliveries in PostgreSQL (`FOR UPDATE SKIP LOCKED`, a lease
  * of `leaseMs`), so two instances never send the same delivery at once, and a delivery
  * whose instance died mid-send is taken again once its lease is over, with the same
- * `webhook-id`. Each attempt is counted when leased. A 2xx delivers; a 410 disables the
+ * `webhook-id`. Each attempt is counted when leased. A test event is tried once; a delivery
+ * resent on request is retried from its resending. A 2xx delivers; a 410 disables the
  * endpoint at once; any other failure is retried with exponential backoff and jitter until
  * 3 days after the event, then the endpoint is disabled and its owner told (`onDisabled`).
  */
 import type pg from 'pg';
+import { TEST_EVENT_TYPE } from '../../contract/webhooks.js';
 import type { Logger } from '../platform/logger.js';
 import { attempt, deliveryHeaders } from './delivery.js';
 import { produceEvents } from './producer.js';
@@ -44,7 +46,9 @@ interface Leased {
   endpoint_id: string;
   account_id: string;
   attempts: number;
-  created_at: Date;
+  /** When its retries started: the event's delivery was queued, or last resent on request. */
+  retry_from: Date;
+  type: string;
   url: string;
   secret: string;
   previous_secret: string | null;
@@ -126,7 +130,8 @@ export class WebhookWorker {
        UPDATE webhook_deliveries d SET lease_until = $2, attempts = d.attempts + 1
          FROM due, webhook_endpoints w, webhook_events e
         WHERE d.id = due.id AND w.id = d.endpoint_id AND e.id = d.event_id
-       RETURNING d.id, d.event_id, d.endpoint_id, w.account_id, d.attempts, d.created_at, w.url, w.secret,
+       RETURNING d.id, d.event_id, d.endpoint_id, w.account_id, d.attempts, coalesce(d.resent_at, d.created_at) AS retry_from,
+                 e.type, w.url, w.secret,
                  w.previous_secret, w.previous_secret_expires_at, e.body`,
       [now, new Date(now.getTime() + this.o.leaseMs), this.o.batch],
     );
@@ -140,9 +145,11 @@ export class WebhookWorker {
     const result = await attempt(d.url, deliveryHeaders(secrets, d.event_id, now, d.body), d.body, this.o);
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const after = this.now();
-    const expired = after.getTime() - d.created_at.getTime() >= this.o.retryForMs;
+    const expired = after.getTime() - d.retry_from.getTime() >= this.o.retryForMs;
     const gone = result.status === 410;
-    const status = ok ? 'delivered' : gone || expired ? 'failed' : 'pending';
+    // A test event is tried once: its failure says what is wrong, and never disables the endpoint (but a 410).
+    const once = d.type === TEST_EVENT_TYPE;
+    const status = ok ? 'delivered' : gone || expired || once ? 'failed' : 'pending';
     const next = new Date(after.getTime() + retryDelayMs(d.attempts, this.o.firstDelayMs, this.o.maxDelayMs));
     await this.deps.pool.query(
       `UPDATE webhook_deliveries SET status = $2, lease_until = NULL, last_status = $3, last_error = $4, latency_ms = $5,
@@ -150,7 +157,7 @@ export class WebhookWorker {
         WHERE id = $1`,
       [d.id, status, result.status, result.error, result.latencyMs, next, after],
     );
-    if (gone || (expired && !ok)) {
+    if (gone || (expired && !ok && !once)) {
       await this.disable(
         d,
         gone ? 'the receiver answered 410 Gone' : `every delivery failed for ${Math.round(this.o.retryForMs / 3600_000)} h`,

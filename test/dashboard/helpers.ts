@@ -7,6 +7,7 @@ import { changePlan } from '../../server/accounts/plan-changes.js';
 import type { LoginLimits } from '../../server/dashboard/login-limiter.js';
 import type { SignupLimits } from '../../server/dashboard/signup-limiter.js';
 import type { Database } from '../../server/platform/db.js';
+import type { PushOptions } from '../../server/start/push.js';
 import { SmtpMailer } from '../../server/mail/mailer.js';
 import { linksIn, type Mailbox, startMailbox } from '../helpers/mailbox.js';
 import { startTestServer } from '../helpers/server.js';
@@ -43,9 +44,11 @@ export async function startDashboardServer(
     databaseUrl?: string;
     /** Send the 80 % / 100 % quota e-mails after counted calls. */
     quotaAlerts?: boolean;
+    /** The webhook worker's settings (loopback receivers, polling). */
+    webhooks?: PushOptions;
   } = {},
 ): Promise<DashboardServer> {
-  const { redis, databaseUrl, quotaAlerts, ...dashboard } = options;
+  const { redis, databaseUrl, quotaAlerts, webhooks, ...dashboard } = options;
   const mailbox = await startMailbox();
   const server = await startTestServer({
     redis,
@@ -53,6 +56,7 @@ export async function startDashboardServer(
     quotaAlerts,
     mailer: new SmtpMailer(mailbox.url, 'Mboa <no-reply@mboa.cm>'),
     dashboard: { signupLimits: OPEN_SIGNUPS, limitPrefix: randomId('mboa-test'), ...dashboard },
+    server: webhooks ? { webhooks } : undefined,
   });
   return {
     baseUrl: server.baseUrl,

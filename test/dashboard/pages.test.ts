@@ -58,6 +58,9 @@ describe('two languages', () => {
           'low',
           'high',
           'confidence',
+          // The webhooks page's.
+          'url',
+          'reason',
         ].map((k) => [k, k.toUpperCase()]),
       ),
       ...Object.fromEntries(
@@ -88,6 +91,9 @@ describe('two languages', () => {
           // The plans page's saved searches and webhook endpoints.
           'searches',
           'endpoints',
+          // The webhooks page's and the usage page's deliveries.
+          'count',
+          'cap',
         ].map((k) => [k, 2]),
       ),
     };

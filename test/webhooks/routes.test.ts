@@ -71,6 +71,18 @@ const ROUTES: PushRoute[] = [
     path: `/webhook-endpoints/${WE}/deliveries`,
     metadata: contract.webhookEndpoints.deliveries.metadata,
   },
+  {
+    name: 'webhookEndpoints.test',
+    method: 'POST',
+    path: `/webhook-endpoints/${WE}/test`,
+    metadata: contract.webhookEndpoints.test.metadata,
+  },
+  {
+    name: 'webhookEndpoints.resend',
+    method: 'POST',
+    path: `/webhook-endpoints/${WE}/deliveries/whd_aaaaaaaaaaaaaaaa/resend`,
+    metadata: contract.webhookEndpoints.resend.metadata,
+  },
 ];
 
 async function call(route: PushRoute, key?: string) {

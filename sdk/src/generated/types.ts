@@ -636,7 +636,12 @@ export interface WebhookEvent {
    * @example "evt_a2b3c4d5e6f7g2h3"
    */
   id: string;
-  type: 'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched';
+  /**
+   * The event type; `webhook.test` only when a test event was asked for (its listing is from the
+   * public sample).
+   * @example "listing.created"
+   */
+  type: 'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched' | 'webhook.test';
   /**
    * Increases with each event produced. Deliveries are not promised in order: sort by it.
    * @example 1042
@@ -2511,9 +2516,11 @@ export interface WebhookEndpointsDeliveriesResponse {
      * @example "evt_a2b3c4d5e6f7g2h3"
      */
     event_id: string;
-    event_type: 'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched';
+    event_type:
+      'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched' | 'webhook.test';
     /**
-     * `pending` until a 2xx (or the next attempt); `failed` once given up.
+     * `pending` until a 2xx (or the next attempt); `failed` once given up (a test event is tried
+     * once).
      * @example "delivered"
      */
     status: 'pending' | 'delivered' | 'failed';
@@ -2537,6 +2544,8 @@ export interface WebhookEndpointsDeliveriesResponse {
     /** When it is tried next. */
     next_attempt_at: string | null;
     created_at: string;
+    /** When it was last sent again on request (its retries count from then); null if never. */
+    resent_at: string | null;
     /**
      * The JSON body sent.
      * @example "{\"type\":\"listing.created\"}"
@@ -2544,6 +2553,162 @@ export interface WebhookEndpointsDeliveriesResponse {
     body: string;
   }[];
   meta: CollectionMeta;
+}
+
+/* ---------------------------------------------------------------- webhookEndpoints.test */
+
+/**
+ * Path parameters of `POST /api/v1/webhook-endpoints/{id}/test` (`webhookEndpoints.test`): Send a
+ * test event.
+ *
+ * Queues a signed `webhook.test` event to this endpoint only, carrying a listing of the public
+ * sample (`dataset: sample`): the answer is its delivery, `pending` until the worker sends it
+ * (within a second or so); read the result in the delivery log. Tried once, never retried; a 410
+ * disables the endpoint as for any event. Not counted in the monthly deliveries. A disabled
+ * endpoint is refused (400). Pro and Enterprise; the number of endpoints an account may keep is set
+ * by its plan (`plan_limit_reached` beyond).
+ */
+export interface WebhookEndpointsTestPathParams {
+  /**
+   * Webhook endpoint identifier.
+   * @example "we_a2b3c4d5e6f7g2h3"
+   */
+  id: string;
+}
+
+/**
+ * Body of a 201 answer of `POST /api/v1/webhook-endpoints/{id}/test` (`webhookEndpoints.test`):
+ * Send a test event.
+ */
+export interface WebhookEndpointsTestResponse {
+  data: {
+    /**
+     * The delivery.
+     * @example "whd_a2b3c4d5e6f7g2h3"
+     */
+    id: string;
+    /**
+     * The `webhook-id` sent: the same on every attempt.
+     * @example "evt_a2b3c4d5e6f7g2h3"
+     */
+    event_id: string;
+    event_type:
+      'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched' | 'webhook.test';
+    /**
+     * `pending` until a 2xx (or the next attempt); `failed` once given up (a test event is tried
+     * once).
+     * @example "delivered"
+     */
+    status: 'pending' | 'delivered' | 'failed';
+    /**
+     * Attempts made.
+     * @example 1
+     */
+    attempts: number;
+    /**
+     * HTTP status of the last attempt (null: no answer).
+     * @example 200
+     */
+    last_status: number | null;
+    /** Why the last attempt failed. */
+    last_error: string | null;
+    /**
+     * Duration of the last attempt.
+     * @example 84
+     */
+    latency_ms: number | null;
+    /** When it is tried next. */
+    next_attempt_at: string | null;
+    created_at: string;
+    /** When it was last sent again on request (its retries count from then); null if never. */
+    resent_at: string | null;
+    /**
+     * The JSON body sent.
+     * @example "{\"type\":\"listing.created\"}"
+     */
+    body: string;
+  };
+  meta: SingleMeta;
+}
+
+/* ---------------------------------------------------------------- webhookEndpoints.resend */
+
+/**
+ * Path parameters of `POST /api/v1/webhook-endpoints/{id}/deliveries/{delivery_id}/resend`
+ * (`webhookEndpoints.resend`): Send a delivery again.
+ *
+ * Queues the same event again, with the same `webhook-id` and body (receivers that dedupe on it see
+ * a duplicate), signed afresh; retries count from now. A delivery being sent at this moment is left
+ * to finish. Not counted again in the monthly deliveries. A disabled endpoint is refused (400). Pro
+ * and Enterprise; the number of endpoints an account may keep is set by its plan
+ * (`plan_limit_reached` beyond).
+ */
+export interface WebhookEndpointsResendPathParams {
+  /**
+   * Webhook endpoint identifier.
+   * @example "we_a2b3c4d5e6f7g2h3"
+   */
+  id: string;
+  /**
+   * Delivery identifier, from the delivery log.
+   * @example "whd_a2b3c4d5e6f7g2h3"
+   */
+  delivery_id: string;
+}
+
+/**
+ * Body of a 200 answer of `POST /api/v1/webhook-endpoints/{id}/deliveries/{delivery_id}/resend`
+ * (`webhookEndpoints.resend`): Send a delivery again.
+ */
+export interface WebhookEndpointsResendResponse {
+  data: {
+    /**
+     * The delivery.
+     * @example "whd_a2b3c4d5e6f7g2h3"
+     */
+    id: string;
+    /**
+     * The `webhook-id` sent: the same on every attempt.
+     * @example "evt_a2b3c4d5e6f7g2h3"
+     */
+    event_id: string;
+    event_type:
+      'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched' | 'webhook.test';
+    /**
+     * `pending` until a 2xx (or the next attempt); `failed` once given up (a test event is tried
+     * once).
+     * @example "delivered"
+     */
+    status: 'pending' | 'delivered' | 'failed';
+    /**
+     * Attempts made.
+     * @example 1
+     */
+    attempts: number;
+    /**
+     * HTTP status of the last attempt (null: no answer).
+     * @example 200
+     */
+    last_status: number | null;
+    /** Why the last attempt failed. */
+    last_error: string | null;
+    /**
+     * Duration of the last attempt.
+     * @example 84
+     */
+    latency_ms: number | null;
+    /** When it is tried next. */
+    next_attempt_at: string | null;
+    created_at: string;
+    /** When it was last sent again on request (its retries count from then); null if never. */
+    resent_at: string | null;
+    /**
+     * The JSON body sent.
+     * @example "{\"type\":\"listing.created\"}"
+     */
+    body: string;
+  };
+  meta: SingleMeta;
 }
 
 /* ---------------------------------------------------------------- ping */

@@ -6,9 +6,14 @@ import type {
   WebhookEndpointsDeleteResponse,
   WebhookEndpointsDeliveriesResponse,
   WebhookEndpointsListResponse,
+  WebhookEndpointsResendResponse,
   WebhookEndpointsRotateSecretResponse,
+  WebhookEndpointsTestResponse,
   WebhookEvent,
 } from '../types.js';
+
+/** The event types an endpoint may subscribe to (every type but the test event). */
+type SubscribedType = Exclude<WebhookEvent['type'], 'webhook.test'>;
 
 const path = (id: string) => `/webhook-endpoints/${encodeURIComponent(id)}`;
 
@@ -30,7 +35,7 @@ export class WebhookEndpoints {
    * ```
    */
   create(
-    body: { url: string; events: WebhookEvent['type'][]; saved_searches?: string[] },
+    body: { url: string; events: SubscribedType[]; saved_searches?: string[] },
     options?: RequestOptions,
   ): APIPromise<WebhookEndpointsCreateResponse> {
     return this.#http.write<WebhookEndpointsCreateResponse>('POST', '/webhook-endpoints', body, options);
@@ -54,5 +59,27 @@ export class WebhookEndpoints {
   /** The last 100 deliveries, newest first: status, attempts, latency, the body sent (`GET …/{id}/deliveries`). */
   deliveries(id: string, options?: RequestOptions): APIPromise<WebhookEndpointsDeliveriesResponse> {
     return this.#http.get<WebhookEndpointsDeliveriesResponse>(`${path(id)}/deliveries`, undefined, options);
+  }
+
+  /**
+   * Queues a signed `webhook.test` event (a listing of the public sample, `dataset: sample`)
+   * to this endpoint only, tried once (`POST …/{id}/test`); the answer is its delivery, whose
+   * result the delivery log shows a moment later.
+   */
+  test(id: string, options?: RequestOptions): APIPromise<WebhookEndpointsTestResponse> {
+    return this.#http.write<WebhookEndpointsTestResponse>('POST', `${path(id)}/test`, undefined, options);
+  }
+
+  /**
+   * Sends a delivery again, due now (`POST …/{id}/deliveries/{delivery_id}/resend`): the same
+   * event, so the same `webhook-id` and body; its retries count from now.
+   */
+  resend(id: string, deliveryId: string, options?: RequestOptions): APIPromise<WebhookEndpointsResendResponse> {
+    return this.#http.write<WebhookEndpointsResendResponse>(
+      'POST',
+      `${path(id)}/deliveries/${encodeURIComponent(deliveryId)}/resend`,
+      undefined,
+      options,
+    );
   }
 }

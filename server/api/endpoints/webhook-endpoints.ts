@@ -1,6 +1,6 @@
 /**
  * `/webhook-endpoints`: add (the URL checked: https, public addresses only), list, delete,
- * rotate the secret, and read the delivery log. Events and their delivery are
+ * rotate the secret, read the delivery log, send a test event, send a delivery again. Events and their delivery are
  * `server/webhooks/`'s.
  */
 import type { contract } from '../../../contract/router.js';
@@ -8,6 +8,7 @@ import { ApiError } from '../../platform/errors.js';
 import { resolvedRefusal } from '../../platform/public-address.js';
 import { callMeta, type RequestContext } from '../context.js';
 import type { RouteHandler } from '../handler.js';
+import type { WebhookRequeue } from '../webhook-endpoints/requeue.js';
 import type { WebhookEndpointStore } from '../webhook-endpoints/store.js';
 
 type Routes = typeof contract.webhookEndpoints;
@@ -16,6 +17,8 @@ const owner = (ctx: RequestContext) => ({ accountId: ctx.caller!.accountId, data
 
 export interface WebhookEndpointDeps {
   store: WebhookEndpointStore;
+  /** Test events and deliveries sent again. */
+  requeue: WebhookRequeue;
   /** Operator setting (tests, demo): loopback receivers allowed, over http too. */
   allowLoopback: boolean;
 }
@@ -26,6 +29,8 @@ export function webhookEndpointHandlers(deps: WebhookEndpointDeps): {
   delete: RouteHandler<Routes['delete']>;
   rotateSecret: RouteHandler<Routes['rotateSecret']>;
   deliveries: RouteHandler<Routes['deliveries']>;
+  test: RouteHandler<Routes['test']>;
+  resend: RouteHandler<Routes['resend']>;
 } {
   const { store } = deps;
   return {
@@ -65,6 +70,16 @@ export function webhookEndpointHandlers(deps: WebhookEndpointDeps): {
       const { accountId, dataset } = owner(ctx);
       const data = await store.deliveries(accountId, dataset, params.id);
       return { status: 200 as const, body: { data, meta: { total: data.length, returned: data.length, ...callMeta(ctx) } } };
+    },
+    test: async ({ params, ctx }) => {
+      const { accountId, dataset } = owner(ctx);
+      const data = await deps.requeue.sendTest(accountId, dataset, params.id);
+      return { status: 201 as const, body: { data, meta: callMeta(ctx) } };
+    },
+    resend: async ({ params, ctx }) => {
+      const { accountId, dataset } = owner(ctx);
+      const data = await deps.requeue.resend(accountId, dataset, params.id, params.delivery_id);
+      return { status: 200 as const, body: { data, meta: callMeta(ctx) } };
     },
   };
 }

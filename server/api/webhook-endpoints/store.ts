@@ -10,6 +10,7 @@ import type { DATASETS } from '../../../contract/dataset.js';
 import type { EventType, TWebhookEndpoint } from '../../../contract/webhooks.js';
 import { ApiError } from '../../platform/errors.js';
 import { randomId } from '../../platform/ids.js';
+import { readDeliveries } from './delivery-log.js';
 
 type TDataset = (typeof DATASETS)[number];
 
@@ -132,37 +133,6 @@ export class WebhookEndpointStore {
       dataset,
     ]);
     if (!owned.rowCount) throw notFound(id);
-    const { rows } = await this.pool.query<{
-      id: string;
-      event_id: string;
-      type: EventType;
-      status: 'pending' | 'delivered' | 'failed';
-      attempts: number;
-      last_status: number | null;
-      last_error: string | null;
-      latency_ms: number | null;
-      next_attempt_at: Date;
-      created_at: Date;
-      body: string;
-    }>(
-      `SELECT d.id, d.event_id, e.type, d.status, d.attempts, d.last_status, d.last_error, d.latency_ms, d.next_attempt_at,
-              d.created_at, e.body
-         FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id DESC LIMIT 100`,
-      [id],
-    );
-    return rows.map((r) => ({
-      id: r.id,
-      event_id: r.event_id,
-      event_type: r.type,
-      status: r.status,
-      attempts: r.attempts,
-      last_status: r.last_status,
-      last_error: r.last_error,
-      latency_ms: r.latency_ms,
-      next_attempt_at: r.status === 'pending' ? r.next_attempt_at.toISOString() : null,
-      created_at: r.created_at.toISOString(),
-      body: r.body,
-    }));
+    return readDeliveries(this.pool, id, { limit: 100 });
   }
 }

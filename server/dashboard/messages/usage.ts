@@ -2,6 +2,15 @@
 import { n, s, sf, type Messages } from '../../platform/i18n.js';
 
 export const usageMessages = {
+  'usage.deliveries.title': { en: 'Webhook deliveries', fr: 'Envois de webhooks' },
+  'usage.deliveries.figure': {
+    en: '{count} of {cap} deliveries in {month}',
+    fr: '{count} envois sur {cap} en {month}',
+  },
+  'usage.deliveries.rule': {
+    en: 'Capped per month by your plan, never counted in your API quota. An event counts once per endpoint, whatever its retries and resends; test events are not counted.',
+    fr: 'Plafonnés chaque mois par votre offre, jamais comptés dans votre quota d’API. Un événement compte une fois par point de réception, quels que soient ses nouvelles tentatives et renvois ; les événements de test ne comptent pas.',
+  },
   'usage.title': { en: 'Usage', fr: 'Consommation' },
   'usage.prev': { en: '← Previous month', fr: '← Mois précédent' },
   'usage.next': { en: 'Next month →', fr: 'Mois suivant →' },

@@ -27,12 +27,13 @@ export interface View {
   origin: string;
 }
 
-export type Section = 'home' | 'market' | 'keys' | 'usage' | 'plans' | 'billing' | 'account' | 'none';
+export type Section = 'home' | 'market' | 'keys' | 'webhooks' | 'usage' | 'plans' | 'billing' | 'account' | 'none';
 
 const SECTIONS: Array<{ id: Section; path: string; label: MessageKey }> = [
   { id: 'home', path: '/', label: 'nav.home' },
   { id: 'market', path: '/market', label: 'nav.market' },
   { id: 'keys', path: '/keys', label: 'nav.keys' },
+  { id: 'webhooks', path: '/webhooks', label: 'nav.webhooks' },
   { id: 'usage', path: '/usage', label: 'nav.usage' },
   { id: 'plans', path: '/plans', label: 'nav.plans' },
   { id: 'billing', path: '/billing', label: 'nav.billing' },

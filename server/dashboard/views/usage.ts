@@ -40,6 +40,18 @@ function availabilityCard(lang: Lang, a: Availability): SafeHtml {
 </section>`;
 }
 
+/** Webhook deliveries of the month against the plan's monthly cap (never counted in the quota). */
+function deliveriesCard(lang: Lang, plan: PlanName, count: number, month: string): SafeHtml {
+  const cap = PLANS[plan].webhookDeliveriesPerMonth;
+  if (cap === 0 && count === 0) return html``;
+  const figures = { count: formatNumber(lang, count), cap: formatNumber(lang, cap), month };
+  return html`<section class="card" aria-labelledby="deliveries-title">
+<h2 id="deliveries-title">${t(lang, 'usage.deliveries.title')}</h2>
+<p class="big" data-testid="webhook-deliveries" data-count="${count}" data-cap="${cap}">${t(lang, 'usage.deliveries.figure', figures)}${cap > 0 ? html` <span class="muted">(${formatPercent(lang, count / cap)})</span>` : ''}</p>
+<p class="hint">${t(lang, 'usage.deliveries.rule')}</p>
+</section>`;
+}
+
 function share(lang: Lang, calls: number, total: number): string {
   if (total === 0) return '—';
   return formatPercent(lang, calls / total);
@@ -109,6 +121,7 @@ ${nav}
 ${total}
 <p class="hint">${t(lang, 'usage.note')}</p>
 ${m.availability ? availabilityCard(lang, m.availability) : ''}
+${deliveriesCard(lang, m.plan, u.webhookDeliveries, monthName)}
 ${content}`;
   return page(v, { title: t(lang, 'usage.title'), section: 'usage', body });
 }

@@ -1,0 +1,127 @@
+/** The webhooks page: endpoints, their secret (shown once), test events and the delivery log. */
+import { n, s, sf, type Messages } from '../../platform/i18n.js';
+
+export const webhooksMessages = {
+  'nav.webhooks': { en: 'Webhooks', fr: 'Webhooks' },
+  'webhooks.title': { en: 'Webhooks', fr: 'Webhooks' },
+  'webhooks.lead': {
+    en: 'Mboa POSTs signed events (Standard Webhooks) to your endpoints when listings are created, change or leave a saved search.',
+    fr: 'Mboa envoie par POST des événements signés (Standard Webhooks) à vos points de réception quand des annonces sont créées, changent, ou entrent dans une recherche enregistrée ou en sortent.',
+  },
+  'webhooks.notIncluded': {
+    en: 'Webhooks come with the Pro and Enterprise plans.',
+    fr: 'Les webhooks sont inclus dans les offres Pro et Enterprise.',
+  },
+  'webhooks.unavailable': { en: 'Webhooks are not available on this server.', fr: 'Les webhooks ne sont pas disponibles sur ce serveur.' },
+  'webhooks.allowance': {
+    en: (p) => `Your ${p.plan} plan keeps ${p.max} endpoint${s(n(p, 'max'))}; you have ${p.count}.`,
+    fr: (p) => `Votre offre ${p.plan} permet ${p.max} point${sf(n(p, 'max'))} de réception ; vous en avez ${p.count}.`,
+  },
+  'webhooks.create.title': { en: 'Add an endpoint', fr: 'Ajouter un point de réception' },
+  'webhooks.field.url': { en: 'URL', fr: 'URL' },
+  'webhooks.field.url.hint': {
+    en: 'https, on a public address; redirects are not followed.',
+    fr: 'https, sur une adresse publique ; les redirections ne sont pas suivies.',
+  },
+  'webhooks.field.events': { en: 'Events', fr: 'Événements' },
+  'webhooks.field.searches': { en: 'Saved searches followed', fr: 'Recherches enregistrées suivies' },
+  'webhooks.field.searches.hint': {
+    en: 'None ticked: every listing, and all your saved searches.',
+    fr: 'Aucune cochée : toutes les annonces, et toutes vos recherches enregistrées.',
+  },
+  'webhooks.field.searches.none': {
+    en: 'No saved search yet (POST /api/v1/saved-searches).',
+    fr: 'Aucune recherche enregistrée pour l’instant (POST /api/v1/saved-searches).',
+  },
+  'webhooks.field.dataset': { en: 'Data', fr: 'Données' },
+  'webhooks.dataset.live': { en: 'Live listings', fr: 'Annonces réelles' },
+  'webhooks.dataset.sample': {
+    en: 'Public sample (as test keys read it: only test events and resends)',
+    fr: 'Échantillon public (celui des clés de test : seulement les événements de test et les renvois)',
+  },
+  'webhooks.create.submit': { en: 'Add the endpoint', fr: 'Ajouter le point de réception' },
+  'webhooks.list.title': { en: 'Your endpoints', fr: 'Vos points de réception' },
+  'webhooks.none': { en: 'No endpoint yet.', fr: 'Aucun point de réception pour l’instant.' },
+  'webhooks.col.url': { en: 'URL', fr: 'URL' },
+  'webhooks.col.events': { en: 'Events', fr: 'Événements' },
+  'webhooks.col.status': { en: 'Status', fr: 'État' },
+  'webhooks.col.created': { en: 'Created', fr: 'Créé le' },
+  'webhooks.col.actions': { en: 'Actions', fr: 'Actions' },
+  'webhooks.status.enabled': { en: 'Enabled', fr: 'Actif' },
+  'webhooks.status.disabled': { en: 'Disabled: {reason}', fr: 'Désactivé : {reason}' },
+  'webhooks.sampleBadge': { en: 'Sample', fr: 'Échantillon' },
+  'webhooks.followed': { en: '{count} saved search(es)', fr: '{count} recherche(s) enregistrée(s)' },
+  'webhooks.log': { en: 'Delivery log', fr: 'Journal des envois' },
+  'webhooks.test': { en: 'Send a test event', fr: 'Envoyer un événement de test' },
+  'webhooks.rotate': { en: 'Rotate the secret', fr: 'Renouveler le secret' },
+  'webhooks.rotate.confirm': {
+    en: 'Create a new secret for {url}? The old one keeps signing too for 24 hours.',
+    fr: 'Créer un nouveau secret pour {url} ? L’ancien signe aussi pendant 24 heures.',
+  },
+  'webhooks.delete': { en: 'Delete', fr: 'Supprimer' },
+  'webhooks.delete.confirm': {
+    en: 'Delete the endpoint {url}? Its pending deliveries are dropped.',
+    fr: 'Supprimer le point de réception {url} ? Ses envois en attente sont abandonnés.',
+  },
+  'webhooks.secret.created': { en: 'Endpoint {url} added', fr: 'Point de réception {url} ajouté' },
+  'webhooks.secret.rotated': { en: 'New secret for {url}', fr: 'Nouveau secret pour {url}' },
+  'webhooks.secret.once': {
+    en: 'Copy this signing secret now: it will not be shown again. Verify each delivery with it (webhooks.verify in the SDK).',
+    fr: 'Copiez ce secret de signature maintenant : il ne sera plus affiché. Vérifiez chaque envoi avec lui (webhooks.verify dans le SDK).',
+  },
+  'webhooks.secret.previous': {
+    en: 'The previous secret keeps signing too until {date}.',
+    fr: 'L’ancien secret signe aussi jusqu’au {date}.',
+  },
+  'webhooks.notice.deleted': { en: 'Endpoint {url} deleted.', fr: 'Point de réception {url} supprimé.' },
+  'webhooks.notice.test': {
+    en: 'Test event queued: its delivery shows below in a moment (reload the page).',
+    fr: 'Événement de test mis en file : son envoi apparaît ci-dessous dans un instant (rechargez la page).',
+  },
+  'webhooks.notice.resent': {
+    en: 'Delivery queued again, with the same webhook-id.',
+    fr: 'Envoi remis en file, avec le même webhook-id.',
+  },
+  'webhooks.error.url': { en: 'This URL cannot receive events: {reason}.', fr: 'Cette URL ne peut pas recevoir d’événements : {reason}.' },
+  'webhooks.error.events': { en: 'Tick at least one event.', fr: 'Cochez au moins un événement.' },
+  'webhooks.error.searches': {
+    en: 'A saved search ticked is not of the data chosen (live or sample).',
+    fr: 'Une recherche cochée n’est pas des données choisies (réelles ou échantillon).',
+  },
+  'webhooks.error.limit': {
+    en: 'Your {plan} plan keeps at most {max} endpoints: delete one, or change plan for more.',
+    fr: 'Votre offre {plan} permet au plus {max} points de réception : supprimez-en un, ou changez d’offre.',
+  },
+  'webhooks.error.notFound': {
+    en: 'This endpoint or delivery does not exist (any more).',
+    fr: 'Ce point de réception ou cet envoi n’existe pas (ou plus).',
+  },
+  'webhooks.error.disabled': {
+    en: 'This endpoint is disabled: nothing is sent to it. Add it again once the receiver works.',
+    fr: 'Ce point de réception est désactivé : rien ne lui est envoyé. Ajoutez-le de nouveau une fois le récepteur réparé.',
+  },
+  'webhooks.error.tests': {
+    en: 'Too many test events and resends in the last hour: try again later.',
+    fr: 'Trop d’événements de test et de renvois dans l’heure : réessayez plus tard.',
+  },
+  'webhooks.deliveries.title': { en: 'Deliveries to {url}', fr: 'Envois vers {url}' },
+  'webhooks.deliveries.lead': {
+    en: 'The last 100, newest first. A delivery is retried with the same webhook-id for 3 days.',
+    fr: 'Les 100 derniers, du plus récent au plus ancien. Un envoi est retenté avec le même webhook-id pendant 3 jours.',
+  },
+  'webhooks.deliveries.back': { en: 'All endpoints', fr: 'Tous les points de réception' },
+  'webhooks.deliveries.none': { en: 'No delivery yet.', fr: 'Aucun envoi pour l’instant.' },
+  'webhooks.deliveries.col.created': { en: 'Queued', fr: 'Mis en file' },
+  'webhooks.deliveries.col.event': { en: 'Event', fr: 'Événement' },
+  'webhooks.deliveries.col.status': { en: 'Status', fr: 'État' },
+  'webhooks.deliveries.col.attempts': { en: 'Attempts', fr: 'Tentatives' },
+  'webhooks.deliveries.col.latency': { en: 'Latency', fr: 'Latence' },
+  'webhooks.deliveries.col.http': { en: 'Last HTTP status', fr: 'Dernier statut HTTP' },
+  'webhooks.deliveries.col.body': { en: 'Body', fr: 'Corps' },
+  'webhooks.deliveries.status.pending': { en: 'Pending', fr: 'En attente' },
+  'webhooks.deliveries.status.delivered': { en: 'Delivered', fr: 'Livré' },
+  'webhooks.deliveries.status.failed': { en: 'Failed', fr: 'Échec' },
+  'webhooks.deliveries.show': { en: 'Show', fr: 'Afficher' },
+  'webhooks.deliveries.resend': { en: 'Resend', fr: 'Renvoyer' },
+  'webhooks.deliveries.noAnswer': { en: 'no answer', fr: 'pas de réponse' },
+} satisfies Messages;
