@@ -248,7 +248,6 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
   });
 
   const http = nodeServer((req, res) => api(req, res), app, logger);
-
   const extraServers: Server[] = [];
   if (options.metrics?.port !== undefined) extraServers.push(metricsServer(metrics));
 
