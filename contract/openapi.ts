@@ -57,6 +57,7 @@ const OPERATIONS: Partial<Record<EndpointName, { id: string; tag: string }>> = {
   'market.history': { id: 'getMarketHistory', tag: 'Market' },
   'exports.listings': { id: 'exportListings', tag: 'Exports' },
   'valuations.get': { id: 'getValuation', tag: 'Valuations' },
+  'valuations.batch': { id: 'valueBatch', tag: 'Valuations' },
   ping: { id: 'ping', tag: 'Status' },
 };
 

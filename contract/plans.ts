@@ -29,6 +29,7 @@ export const ENDPOINTS = [
   'market.history',
   'exports.listings',
   'valuations.get',
+  'valuations.batch',
   ...PUSH_ENDPOINTS,
 ] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
