@@ -67,13 +67,14 @@ for (let i = 0; i < Number(values.batches); i++) {
     headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
     body,
   });
-  const answer = (await res.json()) as { meta?: { valued: number }; data?: Array<{ status: number }> };
+  const text = await res.text();
   const ms = performance.now() - t0;
+  const answer = JSON.parse(text) as { meta?: { valued: number }; data?: Array<{ status: number }> };
   times.push(ms);
   const statuses = new Map<number, number>();
   for (const it of answer.data ?? []) statuses.set(it.status, (statuses.get(it.status) ?? 0) + 1);
   console.log(
-    `batch of ${size.toLocaleString('en-US')}: HTTP ${res.status} in ${(ms / 1000).toFixed(2)} s, ${answer.meta?.valued ?? 0} valued (${[...statuses].map(([s, n]) => `${n}×${s}`).join(', ')})`,
+    `batch of ${size.toLocaleString('en-US')}: HTTP ${res.status} in ${(ms / 1000).toFixed(2)} s, ${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB, ${answer.meta?.valued ?? 0} valued (${[...statuses].map(([s, n]) => `${n}×${s}`).join(', ')})`,
   );
 }
 times.sort((a, b) => a - b);

@@ -142,7 +142,15 @@ describe('POST /api/v1/valuations/batch', () => {
     expect(await storedUsage(t, account.id)).toBe(2);
   });
 
-  it('is Enterprise only', async () => {
+  it('is Enterprise only, for a known key', async () => {
+    const anonymous = await fetch(`${t.baseUrl}/api/v1/valuations/batch`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ subjects: [{ ...thick }] }),
+    });
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { code: string }).code).toBe('missing_api_key');
+    expect((await postJson([{ ...thick }], 'mboa_live_' + 'x'.repeat(32))).status).toBe(401);
     for (const plan of ['starter', 'pro'] as const) {
       const res = await postJson([{ ...thick }], t.keys[plan]);
       expect(res.status).toBe(403);

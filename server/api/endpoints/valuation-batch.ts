@@ -2,7 +2,8 @@
  * `POST /valuations/batch`: many subjects valued as `GET /valuations` values one (Enterprise).
  * Each subject is checked like the single call's query (its schema, control characters,
  * places) and valued with the same code; its refusal (400, 404, 422) is its own item, never
- * the batch's. The model is read once: a batch is valued with one model throughout.
+ * the batch's. A batch is valued with one model and at one instant throughout, and the
+ * candidates of a cell (city, quarter, purpose, type) are read once for all its subjects.
  *
  * Counting: the chain admitted one call, counted once the answer is out; each further
  * subject valued takes one more call of the quota (not of the per-minute limit), settled
@@ -17,7 +18,8 @@ import { ApiError } from '../../platform/errors.js';
 import type { Admission, Ticket } from '../../quota/admission.js';
 import { effectiveFilters } from '../../domain/listing/filters.js';
 import type { Model } from '../../domain/valuations/model.js';
-import { valuation as valueOne } from '../../domain/valuations/valuation.js';
+import { candidateRows, type CandidateRow } from '../../domain/valuations/sql.js';
+import { type CandidateSource, valuation as valueOne } from '../../domain/valuations/valuation.js';
 import { callMeta, type RequestContext } from '../context.js';
 import type { ApiResponse, RouteHandler } from '../handler.js';
 import { controlCharacterErrors, validationProblemOf } from '../problem.js';
@@ -36,8 +38,27 @@ const errorItem = (index: number, err: ApiError): Item => ({
   error: { code: err.code, message: err.detail, errors: err.options.errors ?? [] },
 });
 
+/** What every subject of a batch shares: one model, one instant, and the candidates of each cell read once. */
+interface BatchRun {
+  reader: Reader;
+  model: Model;
+  now: Date;
+  rowsOf: CandidateSource;
+}
+
+/** The candidates SQL, each cell (city, quarter, purpose, type, listing left out) read once per batch. */
+function memoisedCandidates(): CandidateSource {
+  const memo = new Map<string, Promise<CandidateRow[]>>();
+  return (data, where, asOf) => {
+    const key = JSON.stringify([where.cityKey, where.quarterKey, where.purpose, where.type, where.excludeId]);
+    let rows = memo.get(key);
+    if (!rows) memo.set(key, (rows = candidateRows(data, where, asOf)));
+    return rows;
+  };
+}
+
 /** One subject's answer: its value, or the refusal the single call would have answered. */
-async function answerOne(subject: unknown, index: number, reader: Reader, model: Model): Promise<Item> {
+async function answerOne(subject: unknown, index: number, { reader, model, now, rowsOf }: BatchRun): Promise<Item> {
   if (subject === null || typeof subject !== 'object' || Array.isArray(subject)) {
     const message = 'must be an object with the parameters of GET /valuations';
     return errorItem(index, new ApiError('validation_error', `subject: ${message}`, { errors: [{ path: 'subject', message }] }));
@@ -55,7 +76,7 @@ async function answerOne(subject: unknown, index: number, reader: Reader, model:
   }
   try {
     // The filters exactly as the front handler works them out for the single call.
-    const data = await valueOne(reader.data, query.data, effectiveFilters(query.data as never), model);
+    const data = await valueOne(reader.data, query.data, effectiveFilters(query.data as never), model, now, rowsOf);
     return { index, status: 200, data };
   } catch (err) {
     // A subject's own refusal; anything else (the database away) fails the batch, uncharged.
@@ -64,13 +85,13 @@ async function answerOne(subject: unknown, index: number, reader: Reader, model:
   }
 }
 
-async function answerAll(subjects: unknown[], reader: Reader, model: Model): Promise<Item[]> {
+async function answerAll(subjects: unknown[], run: BatchRun): Promise<Item[]> {
   const items: Item[] = new Array<Item>(subjects.length);
   let next = 0;
   const worker = async () => {
     while (next < subjects.length) {
       const i = next++;
-      items[i] = await answerOne(subjects[i], i, reader, model);
+      items[i] = await answerOne(subjects[i], i, run);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, subjects.length) }, worker));
@@ -98,7 +119,10 @@ async function charge(items: Item[], admission: Admission, ctx: RequestContext, 
   }
   const caller = { ...ctx.caller!, ratePerMinute: null };
   const now = new Date();
-  const more = await Promise.all(valued.slice(1).map(() => admission.admit(caller, 'valuations.batch', true, now)));
+  // Only what the quota has left is asked for: a call past it would wait for calls in flight before being refused.
+  let wanted = valued.length - 1;
+  if (caller.monthlyQuota !== null) wanted = Math.min(wanted, Math.max(0, caller.monthlyQuota - (await admission.peek(caller, now))));
+  const more = await Promise.all(Array.from({ length: wanted }, () => admission.admit(caller, 'valuations.batch', true, now)));
   const tickets = more.flatMap((m) => (m.outcome === 'admitted' && m.ticket ? [m.ticket] : []));
   const kept = 1 + tickets.length;
   for (const it of valued.slice(kept)) items[it.index] = errorItem(it.index, QUOTA_GONE(ctx));
@@ -116,7 +140,7 @@ export const valuationBatch =
   async ({ body, reader, ctx, res }) => {
     // The model in hand, or a 503 valuations_warming_up at once for the whole batch.
     const model = reader.valuations.model();
-    const items = await answerAll(body.subjects, reader, model);
+    const items = await answerAll(body.subjects, { reader, model, now: new Date(), rowsOf: memoisedCandidates() });
     const valued = await charge(items, admission, ctx, res);
     return { status: 200 as const, body: { data: items, meta: { ...callMeta(ctx), subjects: items.length, valued } } };
   };
