@@ -58,9 +58,10 @@ export function productionEnv(o: { databaseUrl: string; redisUrl: string; port: 
 }
 
 /** A server in this process over `databaseUrl` (no Redis), listening on a loopback port, and a new Enterprise key. */
-export async function benchServer(databaseUrl: string): Promise<{ server: MboaServer; base: string; key: string }> {
+export async function benchServer(databaseUrl: string, redisUrl?: string): Promise<{ server: MboaServer; base: string; key: string }> {
   const server = await createServer({
     databaseUrl,
+    ...(redisUrl ? { redisUrl: loopbackOnly(redisUrl) } : {}),
     logger: createLogger('silent'),
     secrets: { cursor: [SECRETS.cursor], dashboard: [SECRETS.dashboard] },
   });

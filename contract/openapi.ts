@@ -150,7 +150,9 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routesOf(contract as unknown as Record<string, unknown>)) {
     const metadata = route.metadata as RouteMetadata;
-    // The document describes the reads; saved searches and webhook endpoints are described in the README for now.
+    // The document describes the GET reads; saved searches, webhook endpoints and the valuation
+    // batch (POST bodies) are described in docs/api.md for now.
+    if (route.method !== 'GET') continue;
     if (route.path.startsWith('/api/v1/saved-searches') || route.path.startsWith('/api/v1/webhook-endpoints')) continue;
     const op = OPERATIONS[metadata.endpoint] ?? {
       id: metadata.endpoint.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()),

@@ -31,6 +31,7 @@ export const ENDPOINTS = [
   'market.history',
   'exports.listings',
   'valuations.get',
+  'valuations.batch',
   ...PUSH_ENDPOINTS,
 ] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];

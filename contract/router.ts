@@ -26,6 +26,7 @@ import {
 } from './schemas.js';
 import { savedSearchRoutes } from './saved-searches-routes.js';
 import { webhookEndpointRoutes } from './webhooks-routes.js';
+import { valuationBatchRoute } from './valuations-batch-route.js';
 import {
   VALUATION_CONFIDENCE_LEVEL,
   VALUATION_FSD_BANDS,
@@ -50,6 +51,10 @@ export interface RouteMetadata {
   rateLimited: boolean;
   /** What the front door resolves for the route before its handler runs, once (none: nothing). */
   inputs?: RouteInputs;
+  /** Largest body taken (bytes), when more than the writes' 16 kB. */
+  bodyLimitBytes?: number;
+  /** Takes its body as NDJSON too (`application/x-ndjson`): each line one item of this array field. */
+  ndjsonField?: string;
 }
 
 /**
@@ -186,6 +191,7 @@ export const contract = c.router(
         description: `An estimate of the asking price (or asked rent) of one property, with a range holding the price with probability ${VALUATION_CONFIDENCE_LEVEL} (as measured on held-out adverts), a forecast standard deviation and a confidence band, the comparables it rests on (most similar first, each with the price it implies for the subject) and the method. Describe the subject (\`city\`, \`neighborhood\` or \`lat\`+\`lng\`, \`type\`, \`purpose\`, and what is known of it) or name a listing (\`listing_id\`). Mboa sees adverts, not deeds: \`basis\` is \`asking_prices\`. Fewer than ${VALUATION_MIN_COMPARABLES} usable comparables is a 422 \`insufficient_data\` naming what is missing. Right after an instance started, while it fits its model, a 503 \`valuations_warming_up\` with \`Retry-After\` (never charged). Enterprise only.\n\nAccuracy, measured on 50,000 generated adverts (a fifth held out, each valued from the rest): median absolute error 17.0 % (rents 16.0 %, sales 21.1 %) where a model knowing the generator's exact formula reaches 15.0 %, against 61.1 % for the quarter's median and 22.2 % for the quarter's median of the same type and bedrooms; 78.4 % of held-out prices inside the ${VALUATION_CONFIDENCE_LEVEL * 100} % range. \`npm run admin -- valuations evaluate\` measures it on the loaded data; docs/api.md has the table by purpose and type.\n\nOn real adverts (basis: asking rents of adverts, not deeds; run 2026-11-27): 724 distinct rent adverts of Douala and Yaoundé crawled from koutchoumi.com, cross-validated in 5 folds by distinct advert (\`valuations evaluate --feed\`): median absolute error 30.1 % (Douala 30.2 %, Yaoundé 28.4 %; furnished rents 47.7 %), 18.4 % within 10 % and 35.4 % within 20 %, all valued, against 54.5 % for the city's median, 40.0 % for the quarter's and 33.3 % for the quarter's median of the same bedrooms and furnishing. Such adverts state no surface: bedrooms, bathrooms, furnishing and quarter carry the estimate. The range is calibrated on held-out residuals per method, pool and city (split-conformal): ${pct(0.802)} of prices inside the ${VALUATION_CONFIDENCE_LEVEL * 100} % range (Douala ${pct(0.801)}, Yaoundé ${pct(0.82)}). \`confidence\` is a band of the calibrated fsd (\`high\` ≤ ${VALUATION_FSD_BANDS.high}, \`medium\` ≤ ${VALUATION_FSD_BANDS.medium}); the share of prices within 10 % of the estimate is ${pct(VALUATION_LABEL_PE10.high)} for \`high\`, ${pct(VALUATION_LABEL_PE10.medium)} for \`medium\` and ${pct(VALUATION_LABEL_PE10.low)} for \`low\` answers. docs/valuations.md has the tables.\n\nA point (\`lat\`, \`lng\`) outside the named city is a 400 saying so (and when \`lat\` and \`lng\` look swapped); a quarter the gazetteer lacks is valued at the city's level, its name echoed; a type with too few adverts is valued through the nearest type (\`valued_as_type\`) with a wider range.`,
         metadata: meta('valuations.get', true, { places: 'lenient', radiusDefault: RADIUS_DEFAULT_M }),
       },
+      batch: valuationBatchRoute(meta),
     }),
     savedSearches: c.router(savedSearchRoutes(meta)),
     webhookEndpoints: c.router(webhookEndpointRoutes(meta)),

@@ -136,7 +136,9 @@ export class TypeWriter {
         return this.enumType(d.values as string[]);
       case 'ZodArray': {
         const item = this.type(d.type as ZodTypeAny, side, `${path}[]`, indent);
-        return needsParens(item) ? `(${item})[]` : `${item}[]`;
+        // A union of objects starts with a brace but still binds looser than `[]`.
+        const union = ['ZodUnion', 'ZodDiscriminatedUnion'].includes(def(d.type as ZodTypeAny).typeName as string);
+        return union || needsParens(item) ? `(${item})[]` : `${item}[]`;
       }
       case 'ZodUnion':
       case 'ZodDiscriminatedUnion':

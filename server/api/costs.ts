@@ -5,7 +5,8 @@
  * - cheap reads (a search page, a listing, market figures, a valuation): the API's pool,
  *   `STATEMENT_TIMEOUT_MS.cheap`; one timing out is Mboa's failure (503, in availability);
  * - heavy reads, those a route's rule below prices (an area history not computed yet, a
- *   search over a wide area or over removed listings too): the heavy pool, a few
+ *   search over a wide area or over removed listings too, a valuation batch of more than
+ *   100 subjects): the heavy pool, a few
  *   connections of their own, so they can never take the connections cheap reads use;
  *   admitted per account by cost (quota/heavy-reads.ts: a concurrency cap and a
  *   cost-weighted rate, `HEAVY_CAPS`); one timing out is the read's own cost (503, not
@@ -20,6 +21,7 @@ import type { EndpointName, PlanName } from '../../contract/plans.js';
 import type { HeavyCaps, HeavyCost } from '../quota/heavy-reads.js';
 import { areaHistoryKey, areaOf } from '../domain/market/area-grid.js';
 import type { Reader } from './reader.js';
+import { VALUATION_BATCH_SUBJECTS_PER_UNIT } from '../../contract/valuations-batch.js';
 
 export type ReadKind = 'cheap' | 'heavy' | 'export';
 
@@ -77,19 +79,35 @@ function areaHistory(q: THistoryQueryParsed, reader: Reader): HeavyCost | null {
   return { units: Math.ceil(area.radius_m / 1000), what: `an area history of ${area.radius_m.toLocaleString('en-US')} m not computed yet` };
 }
 
-type CostRule = (query: never, reader: Reader) => HeavyCost | null;
+/** A valuation batch: one unit per started block of subjects, heavy above one block (its body is its size). */
+function valuationBatch(_query: unknown, _reader: Reader, body: { subjects: unknown[] }): HeavyCost | null {
+  const n = body.subjects.length;
+  if (n <= VALUATION_BATCH_SUBJECTS_PER_UNIT) return null;
+  return {
+    units: Math.min(MAX_UNITS, Math.ceil(n / VALUATION_BATCH_SUBJECTS_PER_UNIT)),
+    what: `a batch of ${n.toLocaleString('en-US')} valuations`,
+  };
+}
+
+type CostRule = (query: never, reader: Reader, body: never) => HeavyCost | null;
 
 const RULES: Partial<Record<EndpointName, CostRule>> = {
   'listings.search': wideGeography as CostRule,
   'market.history': areaHistory as CostRule,
+  'valuations.batch': valuationBatch as CostRule,
 };
 
 /** Exports stream on their own pool and slots. */
 const EXPORTS: ReadonlySet<EndpointName> = new Set(['exports.listings']);
 
 /** What a call of `endpoint` with this (valid) query costs: its kind, and its cost when heavy. */
-export function costOf(endpoint: EndpointName, query: unknown, reader: Reader): { kind: ReadKind; heavy: HeavyCost | null } {
+export function costOf(
+  endpoint: EndpointName,
+  query: unknown,
+  reader: Reader,
+  body?: unknown,
+): { kind: ReadKind; heavy: HeavyCost | null } {
   if (EXPORTS.has(endpoint)) return { kind: 'export', heavy: null };
-  const heavy = RULES[endpoint]?.(query as never, reader) ?? null;
+  const heavy = RULES[endpoint]?.(query as never, reader, body as never) ?? null;
   return { kind: heavy ? 'heavy' : 'cheap', heavy };
 }

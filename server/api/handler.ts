@@ -235,7 +235,8 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
     const control = controlCharacterErrors({ ...found.params, ...rawParams });
     await deps.identify(req, res, compiled.metadata);
     let reader = deps.readers[ctx.dataset!];
-    const body = await readRouteBody(req.raw, route).catch(async (err: unknown) => {
+    const { bodyLimitBytes, ndjsonField } = compiled.metadata;
+    const body = await readRouteBody(req.raw, route, { limit: bodyLimitBytes, ndjsonField }).catch(async (err: unknown) => {
       await deps.showQuota(req, res, compiled.metadata);
       throw err;
     });
@@ -258,7 +259,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, r
       );
     }
     // A heavy read is admitted by its cost before the per-minute limit and the quota: refused, it takes neither.
-    const heavy = ctx.dataset === 'live' ? costOf(compiled.metadata.endpoint, query.data, reader).heavy : null;
+    const heavy = ctx.dataset === 'live' ? costOf(compiled.metadata.endpoint, query.data, reader, body.data).heavy : null;
     let release: (() => void) | undefined;
     if (heavy) {
       const entered = deps.heavyReads.enter(ctx.caller!.accountId, HEAVY_CAPS[ctx.caller!.plan], heavy.units, Date.now());

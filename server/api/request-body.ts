@@ -28,10 +28,31 @@ export type BodyResult = { success: true; data: unknown } | { success: false; er
 
 const NO_BODY: BodyResult = { success: true, data: undefined };
 
+const mediaType = (contentType: string | undefined) => (contentType ?? '').split(';')[0].trim().toLowerCase();
+
 function isJson(contentType: string | undefined): boolean {
-  if (!contentType) return false;
-  const type = contentType.split(';')[0].trim().toLowerCase();
+  const type = mediaType(contentType);
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/ndjson', 'application/jsonl']);
+
+/** NDJSON lines as `{ [field]: [line, ...] }` (blank lines skipped); a line that is not JSON is a 400 naming it. */
+function ndjsonBody(text: string, field: string): unknown {
+  const items: unknown[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line === '') continue;
+    try {
+      items.push(JSON.parse(line));
+    } catch {
+      throw new ApiError('validation_error', `Line ${i + 1} of the body is not valid JSON.`, {
+        errors: [{ path: `body line ${i + 1}`, message: 'is not valid JSON' }],
+      });
+    }
+  }
+  return { [field]: items };
 }
 
 /** The raw bytes of the body, refused past `limit` (the rest is read and dropped, so the connection stays usable). */
@@ -55,20 +76,32 @@ function readBytes(raw: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-const tooLarge = (limit: number) => new ApiError('payload_too_large', `The request body is larger than ${limit / 1024} kB.`);
+const tooLarge = (limit: number) =>
+  new ApiError('payload_too_large', `The request body is larger than ${(limit / 1024).toLocaleString('en-US')} kB.`);
+
+/** What a route takes beyond the writes' defaults (its metadata: `bodyLimitBytes`, `ndjsonField`). */
+export interface BodyOptions {
+  limit?: number;
+  /** NDJSON (`application/x-ndjson`) is taken too, each line an item of this array field. */
+  ndjsonField?: string;
+}
 
 /**
  * The route's body, parsed by its schema. A route without a body schema reads none. Throws
  * 415 for a body that is not declared JSON, 413 past the limit, 400 for text that is not JSON.
  */
-export async function readRouteBody(raw: IncomingMessage, route: AppRoute, limit = BODY_LIMIT_BYTES): Promise<BodyResult> {
+export async function readRouteBody(raw: IncomingMessage, route: AppRoute, options: BodyOptions = {}): Promise<BodyResult> {
   const schema = 'body' in route ? (route.body as ZodTypeAny | null | undefined) : undefined;
   if (!schema || typeof (schema as { safeParse?: unknown }).safeParse !== 'function') return NO_BODY;
-  if (!isJson(raw.headers['content-type'])) {
+  const limit = options.limit ?? BODY_LIMIT_BYTES;
+  const ndjson = options.ndjsonField !== undefined && NDJSON_TYPES.has(mediaType(raw.headers['content-type']));
+  if (!ndjson && !isJson(raw.headers['content-type'])) {
     raw.resume();
-    throw new ApiError('unsupported_media_type', 'Send the body as JSON, with `Content-Type: application/json`.');
+    const or = options.ndjsonField ? ' (or NDJSON, with `Content-Type: application/x-ndjson`)' : '';
+    throw new ApiError('unsupported_media_type', `Send the body as JSON, with \`Content-Type: application/json\`${or}.`);
   }
   const bytes = await readBytes(raw, limit);
+  if (ndjson) return schema.safeParse(ndjsonBody(bytes.toString('utf8'), options.ndjsonField!)) as BodyResult;
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));

@@ -2165,6 +2165,411 @@ export interface ValuationsGetResponse {
   meta: SingleMeta;
 }
 
+/* ---------------------------------------------------------------- valuations.batch */
+
+/**
+ * Body of a 200 answer of `POST /api/v1/valuations/batch` (`valuations.batch`): Value many
+ * properties in one call.
+ *
+ * Up to 1,000 subjects valued in one call (a loan book, a portfolio), each exactly as
+ * `GET /valuations` would value it. The body is JSON (`{"subjects": [...]}`,
+ * `Content-Type: application/json`) or NDJSON (`Content-Type: application/x-ndjson`, one subject
+ * object per line), at most 1,024 kB; each subject takes the parameters of `GET /valuations`
+ * (`near` or `lat` and `lng` for a point, or `listing_id`). More than 1,000 subjects is a 400
+ * saying so (the SDK's `valuations.batch()` pages a longer list).
+ *
+ * **Answers.** `data` holds one item per subject, in the request's order, with its `index`:
+ * `status: 200` and the single answer's `data`, or the status the single call would have answered
+ * and its own `error` (`code`, `message`, `errors` per parameter: an unknown place, too few
+ * comparables, a point outside its city). One subject's error never fails the others.
+ *
+ * **Counting.** One call of the quota per subject valued (`meta.valued`); subjects answered with an
+ * error are not charged, and a batch where none is valued costs nothing. Should the quota run out
+ * during the batch, the subjects past it are answered 429 `quota_exceeded`, not charged.
+ *
+ * **Cost.** A batch of more than 100 subjects is a heavy read of one unit per started 100 subjects
+ * (10 for 1,000), on the heavy reads' own connections, so batches never slow single calls.
+ * Enterprise only.
+ */
+export interface ValuationsBatchResponse {
+  /** One answer per subject, in the order of the request. */
+  data: (
+    | {
+        /**
+         * Position of the subject in the request (0 first).
+         * @example 0
+         */
+        index: number;
+        /** Valued: `data` is the single answer’s `data`. */
+        status: 200;
+        data: {
+          estimate: {
+            /**
+             * The estimate: a sale price, or a monthly rent. In `currency`: whole XAF, or EUR to the
+             * cent.
+             * @example 185000000
+             */
+            price: number;
+            /**
+             * Low end of the range: the price lies in [low, high] with probability `confidence_level`.
+             * In `currency`: whole XAF, or EUR to the cent.
+             * @example 150000000
+             */
+            low: number;
+            /**
+             * High end of the range. In `currency`: whole XAF, or EUR to the cent.
+             * @example 228000000
+             */
+            high: number;
+            /**
+             * Probability the range is built for, checked on held-out adverts (docs/valuations.md).
+             * @example 0.8
+             */
+            confidence_level: number;
+            /**
+             * Forecast standard deviation, as a fraction of the price (the standard deviation of the
+             * log price).
+             * @example 0.16
+             */
+            fsd: number;
+            /**
+             * `high` when fsd ≤ 0.35, `medium` when fsd ≤ 0.5, else `low`. Measured on real rent
+             * adverts (docs/valuations.md), the share of prices within 10 % of the estimate is 26.8 %
+             * for `high`, 21.4 % for `medium` and 12.8 % for `low`.
+             * @example "medium"
+             */
+            confidence: 'high' | 'medium' | 'low';
+          };
+          /** Up to 20 comparables, most similar first. */
+          comparables: {
+            /**
+             * Stable, opaque identifier.
+             * @example "lst_8g2kq4m7x9c3v5b1n6d0"
+             */
+            id: string;
+            /**
+             * Title as published, or written from the fields when the source gave none.
+             * @example "Villa 5 chambres avec piscine à Bonapriso"
+             */
+            title: string;
+            /**
+             * Price; per month for rent purposes. In `currency`: whole XAF, or EUR to the cent.
+             * @example 450000000
+             */
+            price: number;
+            /**
+             * Currency of every amount in this object: `XAF` (whole francs) or `EUR` (at 655.957 XAF =
+             * 1 EUR, rounded half up to the cent), as asked with `currency`.
+             * @example "XAF"
+             */
+            currency: Currency;
+            /**
+             * City.
+             * @example "Douala"
+             */
+            city: string;
+            /**
+             * Quarter within the city, as Mboa's gazetteer names it (a sub-quarter keeps its own name,
+             * `Akwa I`, and is found under its parent); null when the source's quarter name is not
+             * known yet.
+             * @example "Bonapriso"
+             */
+            neighborhood: string | null;
+            /**
+             * Area in square metres (m²); null when the source did not give it.
+             * @example 420
+             */
+            surface: number | null;
+            /**
+             * Number of bedrooms (0 for land and commercial premises); null when the source did not
+             * give it.
+             * @example 5
+             */
+            bedrooms: number | null;
+            /**
+             * Number of bathrooms (0 for land); null when not given.
+             * @example 4
+             */
+            bathrooms: number | null;
+            /**
+             * Where the listing is, as precisely as its source allows; null only in a city outside the
+             * gazetteer.
+             */
+            location: {
+              /**
+               * Latitude, WGS84.
+               * @example 4.0256
+               */
+              lat: number;
+              /**
+               * Longitude, WGS84.
+               * @example 9.693
+               */
+              lng: number;
+              /**
+               * `street`: the advert's own point, rounded to about 100 m; `neighborhood`: its quarter's
+               * centroid; `city`: its city's centroid (the gazetteer's sources and precisions are in
+               * docs/api.md, Quarters).
+               * @example "neighborhood"
+               */
+              precision: 'street' | 'neighborhood' | 'city';
+            } | null;
+            /**
+             * Kind of property.
+             * @example "villa"
+             */
+            type: PropertyType;
+            /**
+             * Purpose of the listing. Rent prices are per month.
+             * @example "sale"
+             */
+            purpose: Purpose;
+            /**
+             * Price divided by surface (rounded to the franc before any conversion); null when the
+             * surface is unknown. In `currency`: whole XAF, or EUR to the cent.
+             * @example 1071429
+             */
+            price_per_m2: number | null;
+            /**
+             * `active` while on the market; the others once removed (`removed_at` is then set).
+             * @example "active"
+             */
+            status: ListingStatus;
+            /**
+             * When the listing was first published (UTC), or first seen by Mboa when its source gives
+             * no date.
+             * @example "2026-09-14T08:30:00.000Z"
+             */
+            listed_at: string;
+            /**
+             * What `listed_at` is: `day`, the advert's publication date, as its source gave it or as
+             * the import of an old adverts' backfill named it (right at least to the day); `unknown`,
+             * the source gave no date, and `listed_at` is when Mboa first saw the advert (it was
+             * published then or earlier). An undated listing counts in `/market/stats` and valuations,
+             * in `/market/history`'s active listings from the month Mboa first saw it, never as a new
+             * listing, and not in `/market/trends`.
+             * @example "day"
+             */
+            listed_at_precision: 'day' | 'unknown';
+            /**
+             * Last change of any public field, status included (UTC).
+             * @example "2026-11-02T17:05:00.000Z"
+             */
+            updated_at: string;
+            /** When the listing left the market, or null while active. */
+            removed_at: string | null;
+            /**
+             * Whole days from `listed_at` to removal, or to now while active.
+             * @example 69
+             */
+            days_on_market: number;
+            /**
+             * Whether the place comes furnished; null when the advert does not say. Always true for
+             * `furnished_rent` (a rent advertised furnished is filed as `furnished_rent`).
+             * @example false
+             */
+            furnished: boolean | null;
+            /**
+             * Rents: months of rent asked in advance at signing (0 to 24; 6 to 12 are usual in
+             * Yaoundé). Null when the advert does not say, and for sales.
+             */
+            advance_months: number | null;
+            /**
+             * Rents: months of rent asked as a deposit (caution), 0 to 12. Null when the advert does
+             * not say, and for sales.
+             */
+            deposit_months: number | null;
+            /**
+             * Land title (titre foncier): `titled` (a titre foncier is issued), `untitled` (none:
+             * customary land, a deed of sale only), `in_progress` (the procedure is under way) or
+             * `unknown` (the advert does not say). A sale is never null (`unknown` when not said); a
+             * rent carries it only when its advert states it, else null.
+             * @example "titled"
+             */
+            land_title: LandTitle | null;
+            /**
+             * The standing the advert claims, as the feed states it or as read at import from its title
+             * and description: `high` ("haut standing", "luxe", "prestige", "luxury"), `standard`
+             * ("moderne", "neuf", "moyen standing", "bon standing", "modern") or `basic` ("simple",
+             * "sans commodités", "ordinaire", "basic"), French or English, whatever the case and
+             * accents. Null when neither says (most adverts). The word lists are in the valuations
+             * guide.
+             * @example "high"
+             */
+            standing: Standing | null;
+            /**
+             * Metres from the subject, between the points known (an advert’s own point, else its
+             * quarter’s centroid).
+             * @example 850
+             */
+            distance_m: number;
+            /**
+             * How alike it is to the subject, 0 to 1 (place, surface, rooms, age of the advert).
+             * @example 0.82
+             */
+            similarity: number;
+            /**
+             * What this advert says of the subject: its price adjusted for the differences of surface,
+             * bedrooms, quarter and age of the advert. In `currency`: whole XAF, or EUR to the cent.
+             * @example 192000000
+             */
+            adjusted_price: number;
+            /**
+             * The factors its price was multiplied by (rounded to 4 decimals; `adjusted_price` uses
+             * them unrounded): `surface` = (subject surface / its surface)^`coefficients.surface`,
+             * `bedrooms` = ((1 + subject bedrooms) / (1 + its bedrooms))^`coefficients.bedrooms`,
+             * `bathrooms` = (subject bathrooms / its bathrooms)^`coefficients.bathrooms` when both say
+             * them (else the level of adverts that do not say them against those that do), `furnished`
+             * = exp(`coefficients.furnished` × (subject furnished − it furnished, each 1 or 0)),
+             * `land_title` = exp(`coefficients.land_title` × (subject title code − its code); codes:
+             * titled 1, in_progress 0.4, unknown 0, untitled −1), `age` = exp(`coefficients.age` ×
+             * (subject age − its age, in years)), `quarter` = the price level of the subject’s quarter
+             * against its quarter (1 in the same quarter). A factor is 1 when the subject or the advert
+             * does not know that feature; an advert lacking a feature the subject gives is adjusted
+             * with the slopes fitted without that feature.
+             */
+            adjustments: {
+              surface: number;
+              bedrooms: number;
+              bathrooms: number;
+              furnished: number;
+              land_title: number;
+              age: number;
+              quarter: number;
+            };
+            /**
+             * Its share of the estimate (the weights of all comparables used sum to 1).
+             * @example 0.07
+             */
+            weight: number;
+          }[];
+          /**
+           * `quarter_comparables`: adverts of the same type and purpose in the subject’s quarter;
+           * `city_comparables`: the quarter has too few (or is not one Mboa knows:
+           * `subject.neighborhood` then echoes the name given and the subject stands at the city’s
+           * level, the median of its quarters), so adverts of the city, each adjusted by the difference
+           * of price level between its quarter and the subject’s (wider range). A quarter with few
+           * adverts borrows its level from its nearest quarters.
+           * @example "quarter_comparables"
+           */
+          method: 'quarter_comparables' | 'city_comparables';
+          /**
+           * null when the subject was valued from adverts of its own type. Else the type it was valued
+           * through, because its own had too few adverts: a `studio` from `apartment` adverts (as a
+           * flat of no bedroom), a `room` from `studio` adverts, a `duplex` from houses or flats, a
+           * `villa` from houses, a `house` from villas or duplexes; the range is then 1.5 times as wide
+           * (in log terms) and `method_detail` says so.
+           */
+          valued_as_type: PropertyType | null;
+          /**
+           * The method in words, with what the estimate could not use.
+           * @example "Comparables in Bonapriso."
+           */
+          method_detail: string;
+          /**
+           * The adjustment slopes fitted on the adverts of this type and purpose (within each quarter):
+           * surface elasticity, elasticity to (1 + bedrooms), elasticity to bathrooms, log price effect
+           * of being furnished and of the land title code, and log price change per year of an advert’s
+           * age; null when the subject does not give that feature.
+           */
+          coefficients: {
+            surface: number | null;
+            bedrooms: number | null;
+            bathrooms: number | null;
+            furnished: number;
+            land_title: number;
+            age: number;
+          };
+          /**
+           * Mboa sees adverts, not deeds: the estimate is an asking price (or asked rent), not a
+           * transaction price.
+           * @example "asking_prices"
+           */
+          basis: 'asking_prices';
+          /**
+           * Comparables the estimate rests on.
+           * @example 48
+           */
+          sample_size: number;
+          /** The subject as valued (from the query, or from the listing). */
+          subject: {
+            city: string;
+            neighborhood: string | null;
+            type: PropertyType;
+            purpose: Purpose;
+            surface: number | null;
+            bedrooms: number | null;
+            bathrooms: number | null;
+            furnished: boolean | null;
+            land_title: LandTitle | null;
+          };
+          /**
+           * Currency of every amount in this object: `XAF` (whole francs) or `EUR` (at 655.957 XAF = 1
+           * EUR, rounded half up to the cent), as asked with `currency`.
+           * @example "XAF"
+           */
+          currency: Currency;
+          /**
+           * The instant the valuation reflects.
+           * @example "2026-11-25T06:00:00.000Z"
+           */
+          as_of: string;
+        };
+      }
+    | {
+        /**
+         * Position of the subject in the request (0 first).
+         * @example 1
+         */
+        index: number;
+        /**
+         * The status the single `GET /valuations` would have answered.
+         * @example 422
+         */
+        status: number;
+        error: {
+          /**
+           * The problem code the single `GET /valuations` would have answered.
+           * @example "insufficient_data"
+           */
+          code: ErrorCode;
+          /**
+           * What is wrong, for a human (the `detail` of the single answer).
+           * @example "city: is required without listing_id"
+           */
+          message: string;
+          /** One entry per parameter at fault (empty when the problem is not a parameter). */
+          errors: FieldError[];
+        };
+      }
+  )[];
+  meta: {
+    quota: Quota;
+    /**
+     * Equals the `X-Request-Id` response header.
+     * @example "req_3x9f0a1b2c4d5e6f"
+     */
+    request_id: string;
+    /**
+     * `live`: the current listings, read with a live key. `sample`: the fixed public sample that
+     * test keys (`mboa_test_…`) read, the same on every call, not the market; never counted in the
+     * quota. Also in the `X-Mboa-Dataset` header.
+     * @example "live"
+     */
+    dataset: 'live' | 'sample';
+    /**
+     * Subjects in the request.
+     * @example 1000
+     */
+    subjects: number;
+    /**
+     * Subjects valued: the calls counted in the quota.
+     * @example 987
+     */
+    valued: number;
+  };
+}
+
 /* ---------------------------------------------------------------- savedSearches.create */
 
 /**

@@ -1,7 +1,22 @@
 /** `mboa.valuations`: an estimate of one property's asking price or rent, from comparable adverts. */
 import type { APIPromise } from '../core/api-promise.js';
 import type { HttpCore, RequestOptions } from '../core/http.js';
-import type { ValuationsGetParams, ValuationsGetResponse } from '../types.js';
+import type { ValuationsBatchResponse, ValuationsGetParams, ValuationsGetResponse } from '../types.js';
+
+/** Most subjects the API takes in one batch: `batch()` sends a longer list in batches of this size. */
+export const VALUATION_BATCH_SIZE = 1000;
+
+/** One subject's answer in a batch: `status: 200` with the single answer's `data`, or its own `error`. */
+export type ValuationBatchItem = ValuationsBatchResponse['data'][number];
+
+/** What `batch()` gives: one item per subject, in the order given (`index` counts from the first subject of the list). */
+export interface ValuationBatchResult {
+  data: ValuationBatchItem[];
+  /** Subjects valued: the calls counted in the quota. */
+  valued: number;
+  /** Batch requests sent (one per started 1,000 subjects). */
+  requests: number;
+}
 
 /** Automated valuations: `mboa.valuations`. */
 export class Valuations {
@@ -31,5 +46,34 @@ export class Valuations {
    */
   get(params: ValuationsGetParams, options?: RequestOptions): APIPromise<ValuationsGetResponse> {
     return this.#http.get<ValuationsGetResponse>('/valuations', params, options);
+  }
+
+  /**
+   * Values many properties (`POST /api/v1/valuations/batch`), 1,000 per request, one request
+   * after the other, and gives every answer in the order of `subjects`. Each subject takes
+   * the parameters of `get()`; one that cannot be valued gets its own `error` (its `status`,
+   * `code`, `message`, `errors`) while the others are valued. Counted once per subject valued.
+   * Enterprise only.
+   *
+   * ```ts
+   * const { data, valued } = await mboa.valuations.batch(loans.map((l) => ({ city: l.city, neighborhood: l.quarter, type: 'house', purpose: 'sale', bedrooms: l.bedrooms })));
+   * for (const item of data) console.log(item.index, 'data' in item ? item.data.estimate.price : item.error.code);
+   * ```
+   *
+   * @throws {PlanForbiddenError} on the Starter and Pro plans.
+   * @throws {QuotaExceededError} when the quota is used up before a request (the subjects past it are not sent).
+   */
+  async batch(subjects: readonly ValuationsGetParams[], options?: RequestOptions): Promise<ValuationBatchResult> {
+    const data: ValuationBatchItem[] = [];
+    let valued = 0;
+    let requests = 0;
+    for (let start = 0; start < subjects.length; start += VALUATION_BATCH_SIZE) {
+      const chunk = subjects.slice(start, start + VALUATION_BATCH_SIZE);
+      const answer = await this.#http.write<ValuationsBatchResponse>('POST', '/valuations/batch', { subjects: chunk }, options);
+      requests++;
+      valued += answer.meta.valued;
+      for (const item of answer.data) data.push({ ...item, index: start + item.index });
+    }
+    return { data, valued, requests };
   }
 }

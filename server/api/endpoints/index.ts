@@ -17,6 +17,7 @@ import type { SavedSearchStore } from '../saved-searches/store.js';
 import { type WebhookEndpointDeps, webhookEndpointHandlers } from './webhook-endpoints.js';
 import { search } from './search.js';
 import { valuation } from './valuation.js';
+import { valuationBatch } from './valuation-batch.js';
 
 /** `push`: the stores of saved searches and webhook endpoints (start/push.ts). */
 export function apiHandlers({
@@ -27,7 +28,7 @@ export function apiHandlers({
     listings: { search, get: listing },
     market: { stats, trends, history },
     exports: { listings: exportListings(exports) },
-    valuations: { get: valuation },
+    valuations: { get: valuation, batch: valuationBatch(exports.admission) },
     savedSearches: savedSearchHandlers(push.savedSearches),
     webhookEndpoints: webhookEndpointHandlers(push.webhooks),
     ping,

@@ -84,6 +84,9 @@ function describe(s: ResolvedSubject, method: Method, asType: string | null): st
   ].join(' ');
 }
 
+/** Where a valuation reads its candidates: the SQL, or a batch's memo of it (the same rows for the same cell). */
+export type CandidateSource = (data: Dataset, where: Parameters<typeof candidateRows>[1], asOf: Date) => Promise<CandidateRow[]>;
+
 /** `model`: the dataset's fitted model (see model-store.ts); never fitted here. */
 export async function valuation(
   data: Dataset,
@@ -91,18 +94,19 @@ export async function valuation(
   filters: EffectiveFilters,
   model: Model,
   now = new Date(),
+  rowsOf: CandidateSource = candidateRows,
 ): Promise<TValuation> {
   const s = await resolveSubject(data, q, filters);
   let found: { type: ResolvedSubject['type']; method: Method; rows: CandidateRow[] } | null = null;
   let cityCount = 0;
   for (const type of [s.type, ...(NEAREST_TYPES[s.type] ?? [])]) {
     const where = { cityKey: s.cityKey, purpose: s.purpose, type, excludeId: s.listingId };
-    const quarterRows = s.quarterKey === null ? [] : await candidateRows(data, { ...where, quarterKey: s.quarterKey }, now);
+    const quarterRows = s.quarterKey === null ? [] : await rowsOf(data, { ...where, quarterKey: s.quarterKey }, now);
     let method: Method = 'quarter_comparables';
     let rows = quarterRows;
     if (rows.length < QUARTER_MIN) {
       method = 'city_comparables';
-      rows = await candidateRows(data, { ...where, quarterKey: null }, now);
+      rows = await rowsOf(data, { ...where, quarterKey: null }, now);
     }
     if (type === s.type) cityCount = rows.length;
     if (rows.length >= MIN_COMPARABLES && model.groups.has(`${s.purpose}|${type}`)) {
