@@ -52,6 +52,7 @@ export function listing(n: number, overrides: Partial<Listing> = {}): Listing {
     advance_months: null,
     deposit_months: null,
     land_title: 'unknown',
+    standing: null,
     ...overrides,
   };
 }
