@@ -14,9 +14,9 @@ import { ApiError } from '../../platform/errors.js';
 import type { Dataset } from '../listing/dataset.js';
 import type { EffectiveFilters } from '../listing/filters.js';
 import { toListing } from '../listing/public-row.js';
-import { ageYears, HORIZON_MONTHS, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
+import { HORIZON_MONTHS, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
 import { type Candidate, confidenceOf, type Method, type Model, valueSubject, Z80 } from './model.js';
-import { type CandidateRow, candidateRows } from './sql.js';
+import { asCandidate, type CandidateRow, candidateRows } from './sql.js';
 import { type ResolvedSubject, resolveSubject } from './subject.js';
 
 /**
@@ -34,11 +34,6 @@ const NEAREST_TYPES: Partial<Record<ResolvedSubject['type'], Array<ResolvedSubje
 const OTHER_TYPE_WIDENING = 1.5;
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-function pointOf(r: CandidateRow) {
-  if (r.lat !== null && r.lng !== null) return { lat: r.lat, lng: r.lng };
-  return r.quarter_point ? { lat: r.quarter_point[0], lng: r.quarter_point[1] } : null;
-}
 
 function insufficient(s: ResolvedSubject, found: number, where: string): never {
   const what = `${s.type} adverts for ${s.purpose.replace('_', ' ')}`;
@@ -118,18 +113,7 @@ export async function valuation(
   const { method, rows } = found;
   const asType = found.type === s.type ? null : found.type;
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const candidates: Candidate[] = rows.map((r) => ({
-    id: r.id,
-    price: Number(r.price),
-    surface: r.surface,
-    bedrooms: r.bedrooms,
-    furnished: r.furnished,
-    landTitle: r.land_title,
-    bathrooms: r.bathrooms,
-    quarterKey: r.neighborhood_key,
-    point: pointOf(r),
-    ageYears: ageYears(r.listed_at, now),
-  }));
+  const candidates: Candidate[] = rows.map((r) => asCandidate(r, now));
   const v = valueSubject(
     {
       cityKey: s.cityKey,
