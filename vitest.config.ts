@@ -1,13 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { testWorkers } from './test/workers.js';
+
+const workers = testWorkers();
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts', 'test/sdk/build-sdk.ts'],
     setupFiles: ['test/setup-env.ts'],
-    // Files share one seeded database and run one after another; tests inside a file
-    // may still be concurrent where they say so.
-    fileParallelism: false,
+    // Files run side by side, each worker on its own copy of the seeded database and its own
+    // Redis database (test/global-setup.ts); tests inside a file may be concurrent where
+    // they say so.
+    maxWorkers: workers,
+    fileParallelism: workers > 1,
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },

@@ -1,5 +1,13 @@
-// Runs in every test worker: the database the global setup prepared.
+// Runs in every test worker: the database the global setup prepared for this worker, and a
+// Redis database of its own (see test/global-setup.ts).
 import { inject } from 'vitest';
 
-process.env.DATABASE_URL = inject('databaseUrl');
+const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+const urls = inject('databaseUrls');
+process.env.DATABASE_URL = urls[(worker - 1) % urls.length];
 if (inject('embedded')) process.env.MBOA_TEST_EMBEDDED = '1';
+if (process.env.REDIS_URL) {
+  const redis = new URL(process.env.REDIS_URL);
+  redis.pathname = `/${worker}`;
+  process.env.REDIS_URL = redis.toString();
+}

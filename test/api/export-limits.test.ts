@@ -320,14 +320,14 @@ describe('every export slot of a server streaming', () => {
       for (const h of holders) for (let i = 0; i < 2; i++) held.push(await holdExport(s.server.baseUrl, h.key));
       expect(held.map((h) => h.status)).toEqual([200, 200, 200, 200]);
       const third = await s.server.account('enterprise');
-      const started = Date.now();
+      // "At once": the four slots stay held until `finally`, so an answer that waited for
+      // one would never come (the test's timeout); no wall-clock bound is needed.
       const answer = await get(s.server.baseUrl, EXPORT, third.key);
       expect(answer.status).toBe(429);
       expect(answer.body.code).toBe('rate_limited');
       expect(answer.body.detail).toMatch(/^Every export slot of this server \(4\) is streaming other customers' exports/);
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(answer.body.meta.quota.used).toBe(0);
-      expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       for (const h of held) h.destroy();
     }
