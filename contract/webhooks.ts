@@ -104,12 +104,17 @@ export const ZWebhookSecretRotated = z.object({
   meta: ZSingleMeta,
 });
 
+/** Where a delivery stands; `over_cap` is queued past the plan's monthly cap of deliveries, kept unsent. */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'over_cap'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
 export const ZWebhookDelivery = z.object({
   id: extendApi(z.string(), { description: 'The delivery.', example: 'whd_a2b3c4d5e6f7g2h3' }),
   event_id: extendApi(z.string(), { description: 'The `webhook-id` sent: the same on every attempt.', example: 'evt_a2b3c4d5e6f7g2h3' }),
   event_type: z.enum(SENT_EVENT_TYPES),
-  status: extendApi(z.enum(['pending', 'delivered', 'failed']), {
-    description: '`pending` until a 2xx (or the next attempt); `failed` once given up (a test event is tried once).',
+  status: extendApi(z.enum(DELIVERY_STATUSES), {
+    description:
+      "`pending` until a 2xx (or the next attempt); `failed` once given up (a test event is tried once); `over_cap` queued past the plan's monthly cap of deliveries: never sent unless resent once the month has room.",
     example: 'delivered',
   }),
   attempts: extendApi(z.number().int(), { description: 'Attempts made.', example: 1 }),

@@ -3,8 +3,8 @@
  * in the same statement as monthly_usage: the figures here are the ones it counted.
  */
 import type pg from 'pg';
-import { TEST_EVENT_TYPE } from '../../contract/webhooks.js';
 import { isoDay, monthBounds } from '../accounts/policy.js';
+import { monthDeliveries } from '../accounts/webhook-cap.js';
 import type { DayCalls } from './views/chart.js';
 
 export interface MonthUsage {
@@ -20,7 +20,8 @@ export interface MonthUsage {
    * Webhook deliveries queued in the month to the account's endpoints: each event once per
    * endpoint, whatever its retries or resends; test events aside. Never in `used`.
    */
-  webhookDeliveries: number;
+  /** Webhook deliveries queued this month against the plan's cap, and those held past it. */
+  webhookDeliveries: { deliveries: number; overCap: number };
 }
 
 export async function monthUsage(pool: pg.Pool, accountId: string, month: string): Promise<MonthUsage> {
@@ -45,12 +46,7 @@ export async function monthUsage(pool: pg.Pool, accountId: string, month: string
        GROUP BY d.api_key_id, k.name, k.prefix, k.revoked_at HAVING sum(d.calls) > 0 ORDER BY calls DESC, k.name`,
       range,
     ),
-    pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM webhook_deliveries d
-         JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN webhook_events e ON e.id = d.event_id
-        WHERE w.account_id = $1 AND d.created_at >= $2 AND d.created_at < $3 AND e.type <> $4`,
-      [accountId, start, end, TEST_EVENT_TYPE],
-    ),
+    monthDeliveries(pool, accountId, start),
   ]);
   const byDay = new Map(perDay.rows.map((r) => [r.day, r.calls]));
   const days: DayCalls[] = [];
@@ -63,6 +59,6 @@ export async function monthUsage(pool: pg.Pool, accountId: string, month: string
     days,
     endpoints: perEndpoint.rows,
     keys: perKey.rows.map((r) => ({ keyId: r.key_id, name: r.name, prefix: r.prefix, revoked: r.revoked === true, calls: r.calls })),
-    webhookDeliveries: deliveries.rows[0].n,
+    webhookDeliveries: deliveries,
   };
 }

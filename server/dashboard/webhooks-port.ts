@@ -4,7 +4,7 @@
  * `api/` or `webhooks/`. Refusals are the API's (`ApiError` with its code and detail).
  */
 import type { PlanName } from '../../contract/plans.js';
-import type { EventType, SentEventType, TWebhookEndpoint } from '../../contract/webhooks.js';
+import type { DeliveryStatus, EventType, SentEventType, TWebhookEndpoint } from '../../contract/webhooks.js';
 
 export type WebhookDataset = 'live' | 'sample';
 
@@ -12,7 +12,7 @@ export interface DeliveryLine {
   id: string;
   event_id: string;
   event_type: SentEventType;
-  status: 'pending' | 'delivered' | 'failed';
+  status: DeliveryStatus;
   attempts: number;
   last_status: number | null;
   last_error: string | null;

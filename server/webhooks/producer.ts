@@ -9,6 +9,8 @@
 import type pg from 'pg';
 import type { EventType, TWebhookEvent } from '../../contract/webhooks.js';
 import type { TListing } from '../../contract/schemas.js';
+import type { PlanName } from '../../contract/plans.js';
+import { takeDeliveries } from '../accounts/webhook-cap.js';
 import { PUBLIC_COLUMNS, type PublicRow, toListing } from '../domain/listing/public-row.js';
 import { randomId } from '../platform/ids.js';
 import { type Match, matchBatch, type SavedSearchRow } from './matching.js';
@@ -25,6 +27,7 @@ interface Change {
 interface EndpointRow {
   id: string;
   account_id: string;
+  plan: PlanName;
   events: EventType[];
   saved_searches: string[];
 }
@@ -78,7 +81,8 @@ export async function produceEvents(pool: pg.Pool, now = new Date(), match: Matc
     }
     const changeIds = changes.map((c) => c.id);
     const { rows: endpoints } = await client.query<EndpointRow>(
-      "SELECT id, account_id, events, saved_searches FROM webhook_endpoints WHERE dataset = 'live' AND disabled_at IS NULL",
+      `SELECT w.id, w.account_id, a.plan, w.events, w.saved_searches FROM webhook_endpoints w JOIN accounts a ON a.id = w.account_id
+        WHERE w.dataset = 'live' AND w.disabled_at IS NULL`,
     );
     if (endpoints.length > 0) await produce(client, changes, endpoints, now, match);
     await client.query('DELETE FROM listing_changes WHERE id = ANY($1::bigint[])', [changeIds]);
@@ -163,7 +167,7 @@ async function insertEvents(client: pg.PoolClient, drafts: Draft[], endpoints: E
     [sent.length],
   );
   const events: { id: string; sequence: string; type: string; body: string }[] = [];
-  const deliveries: { id: string; endpoint: string; event: string }[] = [];
+  const deliveries: { id: string; endpoint: string; account: string; event: string; status: 'pending' | 'over_cap' }[] = [];
   sent.forEach(({ d, to }, i) => {
     const event: TWebhookEvent = {
       id: randomId('evt'),
@@ -178,16 +182,40 @@ async function insertEvents(client: pg.PoolClient, drafts: Draft[], endpoints: E
       },
     };
     events.push({ id: event.id, sequence: seqs[i].n, type: event.type, body: JSON.stringify(event) });
-    for (const e of to) deliveries.push({ id: randomId('whd'), endpoint: e.id, event: event.id });
+    for (const e of to) deliveries.push({ id: randomId('whd'), endpoint: e.id, account: e.account_id, event: event.id, status: 'pending' });
   });
+  await holdPastCap(client, deliveries, endpoints, now);
   await client.query(
     `INSERT INTO webhook_events (id, sequence, type, dataset, body, created_at)
      SELECT id, seq::bigint, type, 'live', body, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS e(id, seq, type, body)`,
     [events.map((e) => e.id), events.map((e) => e.sequence), events.map((e) => e.type), events.map((e) => e.body), now],
   );
   await client.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
-     SELECT id, endpoint_id, event_id, $4, $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS d(id, endpoint_id, event_id)`,
-    [deliveries.map((d) => d.id), deliveries.map((d) => d.endpoint), deliveries.map((d) => d.event), now],
+    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, next_attempt_at, created_at)
+     SELECT id, endpoint_id, event_id, status, $5, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS d(id, endpoint_id, event_id, status)`,
+    [deliveries.map((d) => d.id), deliveries.map((d) => d.endpoint), deliveries.map((d) => d.event), deliveries.map((d) => d.status), now],
   );
+}
+
+/** Past its plan's monthly cap, an account's deliveries (the last ones of the batch) are kept unsent: `over_cap`. */
+async function holdPastCap(
+  client: pg.PoolClient,
+  deliveries: { account: string; status: 'pending' | 'over_cap' }[],
+  endpoints: EndpointRow[],
+  now: Date,
+): Promise<void> {
+  const plans = new Map(endpoints.map((e) => [e.account_id, e.plan]));
+  const wanted = new Map<string, { plan: PlanName; count: number }>();
+  for (const d of deliveries) {
+    const w = wanted.get(d.account) ?? { plan: plans.get(d.account)!, count: 0 };
+    w.count++;
+    wanted.set(d.account, w);
+  }
+  const shares = await takeDeliveries(client, wanted, now);
+  const sent = new Map<string, number>();
+  for (const d of deliveries) {
+    const n = (sent.get(d.account) ?? 0) + 1;
+    sent.set(d.account, n);
+    if (n > shares.get(d.account)!.allowed) d.status = 'over_cap';
+  }
 }

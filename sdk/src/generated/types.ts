@@ -2925,10 +2925,11 @@ export interface WebhookEndpointsDeliveriesResponse {
       'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched' | 'webhook.test';
     /**
      * `pending` until a 2xx (or the next attempt); `failed` once given up (a test event is tried
-     * once).
+     * once); `over_cap` queued past the plan's monthly cap of deliveries: never sent unless resent
+     * once the month has room.
      * @example "delivered"
      */
-    status: 'pending' | 'delivered' | 'failed';
+    status: 'pending' | 'delivered' | 'failed' | 'over_cap';
     /**
      * Attempts made.
      * @example 1
@@ -3001,10 +3002,11 @@ export interface WebhookEndpointsTestResponse {
       'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched' | 'webhook.test';
     /**
      * `pending` until a 2xx (or the next attempt); `failed` once given up (a test event is tried
-     * once).
+     * once); `over_cap` queued past the plan's monthly cap of deliveries: never sent unless resent
+     * once the month has room.
      * @example "delivered"
      */
-    status: 'pending' | 'delivered' | 'failed';
+    status: 'pending' | 'delivered' | 'failed' | 'over_cap';
     /**
      * Attempts made.
      * @example 1
@@ -3081,10 +3083,11 @@ export interface WebhookEndpointsResendResponse {
       'listing.created' | 'listing.updated' | 'listing.removed' | 'saved_search.matched' | 'saved_search.unmatched' | 'webhook.test';
     /**
      * `pending` until a 2xx (or the next attempt); `failed` once given up (a test event is tried
-     * once).
+     * once); `over_cap` queued past the plan's monthly cap of deliveries: never sent unless resent
+     * once the month has room.
      * @example "delivered"
      */
-    status: 'pending' | 'delivered' | 'failed';
+    status: 'pending' | 'delivered' | 'failed' | 'over_cap';
     /**
      * Attempts made.
      * @example 1

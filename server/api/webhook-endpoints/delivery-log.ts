@@ -1,12 +1,12 @@
 /** A delivery as the log shows it (contract's ZWebhookDelivery), read with its event. */
 import type pg from 'pg';
-import type { SentEventType } from '../../../contract/webhooks.js';
+import type { DeliveryStatus, SentEventType } from '../../../contract/webhooks.js';
 
 interface DeliveryRow {
   id: string;
   event_id: string;
   type: SentEventType;
-  status: 'pending' | 'delivered' | 'failed';
+  status: DeliveryStatus;
   attempts: number;
   last_status: number | null;
   last_error: string | null;

@@ -8,6 +8,8 @@
 import type pg from 'pg';
 import type { DATASETS } from '../../../contract/dataset.js';
 import { TEST_EVENT_TYPE, type TWebhookEvent } from '../../../contract/webhooks.js';
+import { PLANS, type PlanName } from '../../../contract/plans.js';
+import { takeHeldDelivery } from '../../accounts/webhook-cap.js';
 import { ApiError } from '../../platform/errors.js';
 import { randomId } from '../../platform/ids.js';
 import { PUBLIC_COLUMNS, type PublicRow, toListing } from '../../domain/listing/public-row.js';
@@ -75,17 +77,45 @@ export class WebhookRequeue {
 
   /**
    * Queues a delivery again, due now: the same event (same `webhook-id`, same body), its
-   * retries counted from now. One being sent at this moment (leased) is left to finish.
+   * retries counted from now. One being sent at this moment (leased) is left to finish. A
+   * delivery held past the plan's monthly cap (`over_cap`) takes one of this month's
+   * deliveries, or is refused while none is left.
    */
   async resend(accountId: string, dataset: TDataset, id: string, deliveryId: string, now = new Date()): Promise<DeliveryView> {
     await this.enabled(accountId, dataset, id);
-    await this.pool.query(
-      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $3, resent_at = $3
-        WHERE id = $1 AND endpoint_id = $2 AND (lease_until IS NULL OR lease_until < $3)`,
-      [deliveryId, id, now],
-    );
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ status: string; plan: PlanName; created_at: Date }>(
+        `SELECT d.status, a.plan, d.created_at FROM webhook_deliveries d
+           JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN accounts a ON a.id = w.account_id
+          WHERE d.id = $1 AND d.endpoint_id = $2 FOR UPDATE OF d`,
+        [deliveryId, id],
+      );
+      if (!rows[0]) throw notFound(`delivery ${deliveryId} of webhook endpoint ${id}`);
+      if (rows[0].status === 'over_cap') {
+        const { allowed, cap } = await takeHeldDelivery(client, accountId, rows[0].plan, rows[0].created_at, now);
+        if (allowed === 0) {
+          throw new ApiError(
+            'plan_limit_reached',
+            `This month's ${cap.toLocaleString('en')} webhook deliveries of the ${PLANS[rows[0].plan].label} plan are used: ` +
+              `delivery ${deliveryId} stays held (over_cap) until the 1st of next month (UTC) or a larger plan.`,
+          );
+        }
+      }
+      await client.query(
+        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $3, resent_at = $3
+          WHERE id = $1 AND endpoint_id = $2 AND (lease_until IS NULL OR lease_until < $3)`,
+        [deliveryId, id, now],
+      );
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
     const [delivery] = await readDeliveries(this.pool, id, { deliveryId, limit: 1 });
-    if (!delivery) throw notFound(`delivery ${deliveryId} of webhook endpoint ${id}`);
     return delivery;
   }
 }

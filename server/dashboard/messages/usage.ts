@@ -7,9 +7,13 @@ export const usageMessages = {
     en: '{count} of {cap} deliveries in {month}',
     fr: '{count} envois sur {cap} en {month}',
   },
+  'usage.deliveries.held': {
+    en: '{count} deliveries held past the cap, unsent: each endpoint’s log lists them, and “Resend” sends one once the month has room (next month, or a larger plan).',
+    fr: '{count} envois retenus au-delà du plafond, non envoyés : le journal de chaque point de réception les liste, et « Renvoyer » en envoie un dès que le mois a de la place (le mois suivant, ou une offre supérieure).',
+  },
   'usage.deliveries.rule': {
-    en: 'Capped per month by your plan, never counted in your API quota. An event counts once per endpoint, whatever its retries and resends; test events are not counted.',
-    fr: 'Plafonnés chaque mois par votre offre, jamais comptés dans votre quota d’API. Un événement compte une fois par point de réception, quels que soient ses nouvelles tentatives et renvois ; les événements de test ne comptent pas.',
+    en: 'Capped per month by your plan, never counted in your API quota. An event counts once per endpoint, whatever its retries and resends; test events are not counted. Past the cap, deliveries are kept unsent.',
+    fr: 'Plafonnés chaque mois par votre offre, jamais comptés dans votre quota d’API. Un événement compte une fois par point de réception, quels que soient ses nouvelles tentatives et renvois ; les événements de test ne comptent pas. Au-delà du plafond, les envois sont conservés sans être envoyés.',
   },
   'usage.title': { en: 'Usage', fr: 'Consommation' },
   'usage.prev': { en: '← Previous month', fr: '← Mois précédent' },

@@ -121,6 +121,7 @@ export const webhooksMessages = {
   'webhooks.deliveries.status.pending': { en: 'Pending', fr: 'En attente' },
   'webhooks.deliveries.status.delivered': { en: 'Delivered', fr: 'Livré' },
   'webhooks.deliveries.status.failed': { en: 'Failed', fr: 'Échec' },
+  'webhooks.deliveries.status.over_cap': { en: 'Held: monthly cap reached', fr: 'Retenu : plafond mensuel atteint' },
   'webhooks.deliveries.show': { en: 'Show', fr: 'Afficher' },
   'webhooks.deliveries.resend': { en: 'Resend', fr: 'Renvoyer' },
   'webhooks.deliveries.noAnswer': { en: 'no answer', fr: 'pas de réponse' },

@@ -40,14 +40,16 @@ function availabilityCard(lang: Lang, a: Availability): SafeHtml {
 </section>`;
 }
 
-/** Webhook deliveries of the month against the plan's monthly cap (never counted in the quota). */
-function deliveriesCard(lang: Lang, plan: PlanName, count: number, month: string): SafeHtml {
+/** Webhook deliveries of the month against the plan's monthly cap (never counted in the quota), and those held past it. */
+function deliveriesCard(lang: Lang, plan: PlanName, month: string, d: { deliveries: number; overCap: number }): SafeHtml {
   const cap = PLANS[plan].webhookDeliveriesPerMonth;
-  if (cap === 0 && count === 0) return html``;
+  const count = d.deliveries;
+  if (cap === 0 && count === 0 && d.overCap === 0) return html``;
   const figures = { count: formatNumber(lang, count), cap: formatNumber(lang, cap), month };
   return html`<section class="card" aria-labelledby="deliveries-title">
 <h2 id="deliveries-title">${t(lang, 'usage.deliveries.title')}</h2>
-<p class="big" data-testid="webhook-deliveries" data-count="${count}" data-cap="${cap}">${t(lang, 'usage.deliveries.figure', figures)}${cap > 0 ? html` <span class="muted">(${formatPercent(lang, count / cap)})</span>` : ''}</p>
+<p class="big" data-testid="webhook-deliveries" data-count="${count}" data-cap="${cap}" data-over-cap="${d.overCap}">${t(lang, 'usage.deliveries.figure', figures)}${cap > 0 ? html` <span class="muted">(${formatPercent(lang, count / cap)})</span>` : ''}</p>
+${d.overCap > 0 ? html`<p class="notice" data-testid="webhook-deliveries-held">${t(lang, 'usage.deliveries.held', { count: formatNumber(lang, d.overCap) })}</p>` : ''}
 <p class="hint">${t(lang, 'usage.deliveries.rule')}</p>
 </section>`;
 }
@@ -121,7 +123,7 @@ ${nav}
 ${total}
 <p class="hint">${t(lang, 'usage.note')}</p>
 ${m.availability ? availabilityCard(lang, m.availability) : ''}
-${deliveriesCard(lang, m.plan, u.webhookDeliveries, monthName)}
+${deliveriesCard(lang, m.plan, monthName, u.webhookDeliveries)}
 ${content}`;
   return page(v, { title: t(lang, 'usage.title'), section: 'usage', body });
 }
