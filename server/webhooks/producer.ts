@@ -4,7 +4,9 @@
  * in batches, each batch by one instance (`FOR UPDATE SKIP LOCKED`), turned into events and
  * their deliveries, and deleted, in one transaction. Never a rescan: the saved searches are
  * tested only against the listings of the batch, by the search's own WHERE builder, on the
- * row as it is and on the row as it was, all of them at once (matching.ts).
+ * row as it is and on the row as it was, all of them at once (matching.ts). Past an
+ * account's monthly cap of deliveries, its deliveries are queued as `over_cap`, never sent
+ * (accounts/webhook-cap.ts, in the same transaction).
  */
 import type pg from 'pg';
 import type { EventType, TWebhookEvent } from '../../contract/webhooks.js';
