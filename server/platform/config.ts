@@ -94,6 +94,8 @@ const ZConfig = z.object({
     .optional(),
   /** The sender of every e-mail. */
   MBOA_MAIL_FROM: z.string().min(3).default('Mboa <no-reply@mboa.cm>'),
+  /** `1`: webhook endpoints on loopback addresses, over http too (tests, rigs; demo mode always allows them). */
+  MBOA_WEBHOOKS_ALLOW_LOOPBACK: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
 });
 
 export type Mode = 'demo' | 'production';
@@ -128,6 +130,8 @@ export interface Config {
   shutdownGraceMs: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Webhook endpoints on loopback addresses allowed (demo mode, or MBOA_WEBHOOKS_ALLOW_LOOPBACK=1). */
+  webhooksAllowLoopback: boolean;
 }
 
 export interface RedisSentinels {
@@ -185,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
     shutdownGraceMs: c.SHUTDOWN_GRACE_SECONDS * 1000,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MBOA_MAIL_FROM,
+    webhooksAllowLoopback: mode === 'demo' || c.MBOA_WEBHOOKS_ALLOW_LOOPBACK === '1',
   };
 }
 

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     checkMigrations: config.mode === 'production',
     mailer,
     // Demo mode delivers webhooks to receivers on this machine (MBOA_WEBHOOKS_ALLOW_LOOPBACK=1 does elsewhere).
-    webhooks: demo ? { allowLoopback: true } : undefined,
+    webhooks: { allowLoopback: config.webhooksAllowLoopback },
   });
   if (config.mode === 'production') await warnAboutDemoAccounts(server, logger);
   if (!config.metrics.token && config.metrics.port === undefined) {

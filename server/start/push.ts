@@ -42,7 +42,7 @@ function dashboardWebhooks(
 }
 
 export function pushFeatures(options: PushOptions = {}, pool: pg.Pool, mail: AccountMail, logger: Logger) {
-  const allowLoopback = options.allowLoopback ?? process.env.MBOA_WEBHOOKS_ALLOW_LOOPBACK === '1';
+  const allowLoopback = options.allowLoopback ?? false;
   const worker = new WebhookWorker({ pool, logger, onDisabled: disabledMail(pool, mail) }, { ...options, allowLoopback });
   const store = new WebhookEndpointStore(pool);
   const requeue = new WebhookRequeue(pool);
