@@ -46,6 +46,8 @@ export interface EffectiveFilters extends GeoFilters {
   neighborhoodKey?: string;
   /** A sub-quarter asked for by name (`Akwa I`): its listings only, within its parent's key. */
   subQuarter?: string;
+  /** The gazetteer's entry for the neighbourhood asked for, when it knows it: its shown name and centroid. */
+  quarter?: Quarter;
   /** One type or several, sorted and distinct (the contract parses them so). */
   type?: TListingFilters['type'];
   /** One purpose or several, sorted and distinct. */
@@ -87,7 +89,7 @@ function placeKey(name: string): string {
  * key its listings are filed under (a sub-quarter's parent), and the sub-quarter's name
  * when one was asked for. Beyond the gazetteer, the name's matching key.
  */
-function neighbourhoodOf(city: string | undefined, name: string): { key: string; sub?: string } {
+function neighbourhoodOf(city: string | undefined, name: string): { key: string; sub?: string; quarter?: Quarter } {
   let quarter: Quarter | null = null;
   if (city !== undefined) {
     const known = GAZETTEER.get(placeKey(city));
@@ -97,7 +99,7 @@ function neighbourhoodOf(city: string | undefined, name: string): { key: string;
     for (const known of GAZETTEER.values()) if ((quarter = known.byName.get(folded) ?? null)) break;
   }
   if (!quarter) return { key: placeKey(name) };
-  return quarter.name === quarter.quarter ? { key: quarter.key } : { key: quarter.key, sub: quarter.name };
+  return quarter.name === quarter.quarter ? { key: quarter.key, quarter } : { key: quarter.key, sub: quarter.name, quarter };
 }
 
 function instant(name: string, value: string): Date {
@@ -116,6 +118,7 @@ export function effectiveFilters(q: FilterInput, radiusDefault?: number): Effect
     const hood = neighbourhoodOf(q.city, q.neighborhood);
     f.neighborhoodKey = hood.key;
     if (hood.sub !== undefined) f.subQuarter = hood.sub;
+    if (hood.quarter !== undefined) f.quarter = hood.quarter;
   }
   if (q.type !== undefined) f.type = q.type;
   if (q.purpose !== undefined) f.purpose = q.purpose;

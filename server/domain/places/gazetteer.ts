@@ -66,6 +66,8 @@ export interface GazetteerCity {
   names: string[];
   /** Folded name or alias → quarter. */
   byName: Map<string, Quarter>;
+  /** Matching key (a listing's `neighborhood_key`) → its top-level quarter. */
+  byKey: Map<string, Quarter>;
 }
 
 const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4', v: '5', vi: '6', vii: '7', viii: '8', ix: '9', x: '10' };
@@ -85,6 +87,7 @@ const pointOf = (p: PointFields, fallback: Point): Point =>
 
 function cityOf(file: CityFile): GazetteerCity {
   const byName = new Map<string, Quarter>();
+  const byKey = new Map<string, Quarter>();
   const names: string[] = [];
   const add = (name: string, q: Quarter) => {
     names.push(name);
@@ -94,6 +97,7 @@ function cityOf(file: CityFile): GazetteerCity {
     const point = pointOf(qf, { lat: qf.lat, lng: qf.lng, precision_m: qf.precision_m });
     const quarter: Quarter = { name: qf.name, key: matchKey(qf.name), quarter: qf.name, point };
     add(qf.name, quarter);
+    byKey.set(quarter.key, quarter);
     for (const alias of qf.aliases) add(alias, quarter);
     for (const sf of qf.sub_quarters) {
       const sub: Quarter = { name: sf.name, key: quarter.key, quarter: qf.name, point: pointOf(sf, point) };
@@ -109,6 +113,7 @@ function cityOf(file: CityFile): GazetteerCity {
     bounds: file.bounds,
     names,
     byName,
+    byKey,
   };
 }
 

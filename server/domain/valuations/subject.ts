@@ -113,14 +113,16 @@ export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, fi
   let point: Point | null = given;
   let quarterFrom: ResolvedSubject['quarterFrom'] = 'none';
   if (filters.neighborhoodKey !== undefined) {
+    // The filters resolved the name against the gazetteer already: its entry, when it knows
+    // it in the subject's city (without a city, a listing's own city, they looked everywhere).
     quarterKey = filters.neighborhoodKey;
-    neighborhood = filters.subQuarter ?? q.neighborhood!;
     const known = GAZETTEER.get(cityKey);
-    const resolved = known && [...known.byName.values()].find((x) => x.key === quarterKey && x.name === (filters.subQuarter ?? x.quarter));
-    if (resolved) neighborhood = resolved.name;
+    const q0 = filters.quarter;
+    const resolved = q0 && known?.byName.get(foldQuarter(q0.name)) === q0 ? q0 : undefined;
+    neighborhood = resolved?.name ?? filters.subQuarter ?? q.neighborhood!;
     point ??= resolved ? { lat: resolved.point.lat, lng: resolved.point.lng } : null;
     quarterFrom = 'named';
-    if (known && !resolved && ![...known.byName.values()].some((x) => x.key === quarterKey)) {
+    if (known && !resolved && !known.byKey.has(quarterKey)) {
       // A quarter the city's gazetteer lacks: its adverts are filed under the city alone, and so is the subject.
       quarterKey = null;
       quarterFrom = 'unknown';
