@@ -3,7 +3,7 @@
  * scripts, the operator CLI. Output is collected; waits are bounded.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -81,8 +81,32 @@ function newest(dir: string): number {
   return latest;
 }
 
-/** `npm run build`, unless dist/ is newer than every source it is built from. */
+/**
+ * `npm run build`, unless dist/ is newer than every source it is built from. Test files run
+ * side by side: one builds while the others wait on a lock file (the build empties dist/
+ * first, so none may start a server from it meanwhile), then find dist/ fresh.
+ */
 export function ensureBuilt(): void {
+  const lock = join(ROOT, '.build.lock');
+  const started = Date.now();
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch {
+      // A lock older than any build is one a killed run left behind.
+      if (Date.now() - started > 300_000) rmSync(lock, { force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    }
+  }
+  try {
+    buildIfStale();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function buildIfStale(): void {
   const main = join(ROOT, 'dist/server/start/main.js');
   let built: number;
   try {
