@@ -148,8 +148,9 @@ describe('the packed @mboa/sdk tarball', () => {
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'mboa-sdk-consumer-'));
-    sh('npm', ['run', 'build', '-w', '@mboa/sdk'], ROOT);
-    // The build ran just above: skip the prepack script rather than build twice.
+    // The run's global setup built sdk/dist (test/sdk/build-sdk.ts, the package's own tsup
+    // build); building again here would empty dist/ under the files importing the SDK beside
+    // this one. So the prepack script, the same build, is skipped.
     const out = sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], SDK);
     const [info] = JSON.parse(out.slice(out.indexOf('['))) as Array<{ filename: string; files: { path: string }[] }>;
     packed = info!;
