@@ -38,6 +38,10 @@ export function openPool(url: string, options: PoolOptions): pg.Pool {
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  // Nor a client checked out at that moment (a failover, a cut network): pg emits its 'error'
+  // event with no listener of the pool's attached, which would end the process; the query in
+  // flight is rejected with the same error, and that is what its caller handles.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
