@@ -55,7 +55,22 @@ async function copyOnServer(url: string, count: number): Promise<string[]> {
     for (let i = 2; i <= count; i++) {
       const copy = `${name}_w${i}`;
       await client.query(`DROP DATABASE IF EXISTS "${copy}" WITH (FORCE)`);
-      await client.query(`CREATE DATABASE "${copy}" TEMPLATE "${name}"`);
+      // A template must have no session, and the setup's own connections close
+      // asynchronously: waited for up to 10 s, then ended, and the copy tried again.
+      for (let attempt = 1; ; attempt++) {
+        const others = () =>
+          client
+            .query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name])
+            .then((r) => r.rowCount ?? 0);
+        for (let waited = 0; waited < 10_000 && (await others()) > 0; waited += 250) await new Promise((r) => setTimeout(r, 250));
+        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        try {
+          await client.query(`CREATE DATABASE "${copy}" TEMPLATE "${name}"`);
+          break;
+        } catch (err) {
+          if ((err as { code?: string }).code !== '55006' || attempt === 5) throw err;
+        }
+      }
       names.push(copy);
     }
   } finally {
