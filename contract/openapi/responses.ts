@@ -4,7 +4,7 @@
  */
 import { DATASET_HEADER, DATASETS } from '../dataset.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
-import { PROBLEM_EXAMPLES } from './examples.js';
+import { PROBLEM_EXAMPLES } from './problem-examples.js';
 
 type Header = { description: string; required?: boolean; schema: Record<string, unknown>; example?: unknown };
 
