@@ -6,7 +6,8 @@
 import { type Currency, fromXaf } from '../currency.js';
 import { statsByBedroomsExample, trendsByBedroomsExample } from './bedrooms-example.js';
 import { historyExample } from './history-example.js';
-import { valuationExample } from './valuation-example.js';
+import { pushExamples } from './push-examples.js';
+import { valuationBatchExample, valuationExample } from './valuation-example.js';
 import { QUOTA, REQUEST_ID } from './example-meta.js';
 import type {
   TListing,
@@ -226,6 +227,13 @@ export const SUCCESS_EXAMPLES: Record<string, Record<string, NamedExample>> = {
       value: valuationExample(QUOTA, REQUEST_ID, listing(VILLA, 'XAF')),
     },
   },
+  'valuations.batch': {
+    two: {
+      summary: 'Two subjects: the first valued, the second refused as the single call would refuse it',
+      value: valuationBatchExample(QUOTA, REQUEST_ID, listing(VILLA, 'XAF')),
+    },
+  },
+  ...pushExamples({ quota: QUOTA, request_id: REQUEST_ID, dataset: 'live' }, page('XAF')),
   'exports.listings': {
     line: { summary: 'One line of the NDJSON body: a Listing, exactly as in a search page', value: listing(VILLA, 'XAF') },
   },

@@ -75,12 +75,44 @@ export const PROBLEM_EXAMPLES: Record<number, Record<string, NamedExample>> = {
       summary: 'A suspended account',
       value: problem('account_suspended', 'This account is suspended. Contact Mboa support to restore access.', {}, null),
     },
+    plan_limit_reached: {
+      summary: 'A creation past what the plan keeps',
+      value: problem('plan_limit_reached', 'The Pro plan keeps at most 25 saved searches: delete one, or upgrade for more.'),
+    },
   },
-  404: { not_found: { summary: 'No such listing', value: problem('not_found', 'No listing with id lst_aaaaaaaaaaaaaaaaaaaa.') } },
+  404: {
+    not_found: { summary: 'No such listing', value: problem('not_found', 'No listing with id lst_aaaaaaaaaaaaaaaaaaaa.') },
+    saved_search: {
+      summary: 'No such saved search for this account and dataset',
+      value: problem('not_found', "No saved search ss_aaaaaaaaaaaaaaaa for this key's account and dataset."),
+    },
+  },
   405: {
     method_not_allowed: {
-      summary: 'A write on a read-only API',
-      value: problem('method_not_allowed', 'POST is not allowed here: the API is read-only (GET).', {}, null),
+      summary: 'A method the path does not answer',
+      value: problem('method_not_allowed', 'POST is not allowed here. Allowed: GET, HEAD.', {}, null),
+    },
+  },
+  413: {
+    payload_too_large: {
+      summary: 'A body past the route’s limit',
+      value: problem('payload_too_large', 'The request body is larger than 16 kB.'),
+    },
+  },
+  415: {
+    unsupported_media_type: {
+      summary: 'A body not declared JSON',
+      value: problem('unsupported_media_type', 'Send the body as JSON, with `Content-Type: application/json`.'),
+    },
+  },
+  422: {
+    insufficient_data: {
+      summary: 'Too few comparables for an honest estimate',
+      value: problem(
+        'insufficient_data',
+        'Too few comparables for an honest estimate: 3 warehouse adverts for sale in Kribi over the last 36 months, and at least 5 are needed. Mboa gives no number it cannot stand behind.',
+        { errors: [{ path: 'city', message: '3 comparable warehouse adverts for sale in Kribi; at least 5 needed' }] },
+      ),
     },
   },
   429: {
