@@ -12,13 +12,17 @@ import { apiDescription } from './openapi/description.js';
 import { SUCCESS_EXAMPLES } from './openapi/examples.js';
 import { HISTORY_CSV_EXAMPLE } from './openapi/history-example.js';
 import { type JsonSchema, SchemaRegistry, toJsonSchema } from './openapi/json-schema.js';
+import { OPERATIONS, TAGS } from './openapi/operations.js';
+import { requestBody } from './openapi/request-body.js';
 import { errorResponseComponents, errorResponseRefs, HEADERS, successHeaders } from './openapi/responses.js';
 import { codeSamples, samplesMarkdown } from './openapi/samples.js';
 import { listParamValues } from './params.js';
 import { NEIGHBOURHOODS_BY_CITY } from './places.js';
-import { type EndpointName, PLANS } from './plans.js';
+import { PLANS } from './plans.js';
 import { contract, type RouteMetadata } from './router.js';
+import { ZSavedSearch } from './saved-searches.js';
 import * as S from './schemas.js';
+import { ZWebhookDelivery, ZWebhookEndpoint } from './webhooks.js';
 
 /** Every schema the document names, as `#/components/schemas/<name>`. */
 const NAMED_SCHEMAS: Record<string, ZodTypeAny> = {
@@ -43,37 +47,13 @@ const NAMED_SCHEMAS: Record<string, ZodTypeAny> = {
   MarketTrendsResponse: S.ZTrendsResponse,
   MarketHistoryResponse: ZHistoryResponse,
   PingResponse: S.ZPingResponse,
+  SavedSearch: ZSavedSearch,
+  WebhookEndpoint: ZWebhookEndpoint,
+  WebhookDelivery: ZWebhookDelivery,
   FieldError: ZFieldError,
   ProblemMeta: ZProblemMeta,
   Problem: ZProblem,
 };
-
-/** Operation ids and tags per endpoint; an endpoint missing here gets a derived id. */
-const OPERATIONS: Partial<Record<EndpointName, { id: string; tag: string }>> = {
-  'listings.search': { id: 'searchListings', tag: 'Listings' },
-  'listings.get': { id: 'getListing', tag: 'Listings' },
-  'market.stats': { id: 'getMarketStats', tag: 'Market' },
-  'market.trends': { id: 'getMarketTrends', tag: 'Market' },
-  'market.history': { id: 'getMarketHistory', tag: 'Market' },
-  'exports.listings': { id: 'exportListings', tag: 'Exports' },
-  'valuations.get': { id: 'getValuation', tag: 'Valuations' },
-  ping: { id: 'ping', tag: 'Status' },
-};
-
-const TAGS = [
-  {
-    name: 'Listings',
-    description: 'Search property listings with filters and cursor pagination; read one listing with its price history.',
-  },
-  { name: 'Market', description: 'Precomputed market figures: statistics per city or neighbourhood, and 30-day trends.' },
-  { name: 'Exports', description: 'Bulk copies of the listings as NDJSON, resumable (Enterprise).' },
-  {
-    name: 'Valuations',
-    description:
-      'Estimates of a property’s asking price or rent from comparable adverts, with a calibrated range (Enterprise). Basis: asking prices; Mboa sees adverts, not deeds. Accuracy measured on held-out adverts: docs/valuations.md.',
-  },
-  { name: 'Status', description: 'Health of the API and your remaining quota, never counted.' },
-];
 
 /** Where curl samples point when the document's server is relative and no origin is given. */
 const LOCAL_ORIGIN = 'http://localhost:3000';
@@ -138,6 +118,67 @@ function successContent(response: unknown, registry: SchemaRegistry): { mediaTyp
 }
 
 /**
+ * The error statuses a route declares: the contract's common ones and its own (413 and 415
+ * of a body, 422 of a valuation). A 404 only where the path names a resource: an unknown
+ * path is no operation's.
+ */
+function errorStatuses(route: AppRoute): number[] {
+  const declared = Object.keys(route.responses).map(Number);
+  return declared.filter((s) => s >= 400 && (s !== 404 || route.path.includes(':')));
+}
+
+/** The route's 2xx: 200, or 201 for what a call creates. */
+function successStatus(route: AppRoute): number {
+  const status = Object.keys(route.responses)
+    .map(Number)
+    .find((s) => s >= 200 && s < 300);
+  if (status === undefined) throw new Error(`${route.method} ${route.path} declares no 2xx answer`);
+  return status;
+}
+
+function successDescription(metadata: RouteMetadata, status: number): string {
+  const what = status === 201 ? 'Created' : 'Success';
+  if (!metadata.counted) return `${what} (not counted).`;
+  // A batch is counted per subject valued, not per call (its description says how).
+  const counted =
+    metadata.endpoint === 'valuations.batch' ? 'one call of your monthly quota per subject valued' : 'one call of your monthly quota';
+  return `${what} (${counted}).`;
+}
+
+/** One operation of a path item: a route of the contract, with its body, its answers and its samples. */
+function operation(route: AppRoute, registry: SchemaRegistry, origin: string): Record<string, unknown> {
+  const metadata = route.metadata as RouteMetadata;
+  const op = OPERATIONS[metadata.endpoint];
+  const samples = codeSamples(metadata.endpoint, route.path, origin);
+  const plans = metadata.plans.map((p) => PLANS[p].label).join(', ');
+  const status = successStatus(route);
+  const success = successContent(route.responses[status], registry);
+  const body = requestBody(route);
+  return {
+    operationId: op.id,
+    summary: route.summary,
+    description: `${route.description ?? ''}\n\nPlans: ${plans}.${metadata.counted ? '' : ' Never counted in the quota.'}\n\n${samplesMarkdown(samples)}`,
+    tags: [op.tag],
+    parameters: parameters(route),
+    ...(body ? { requestBody: body } : {}),
+    responses: {
+      [status]: {
+        description: successDescription(metadata, status),
+        headers: successHeaders(),
+        content: {
+          [success.mediaType]: { schema: success.schema, examples: SUCCESS_EXAMPLES[metadata.endpoint] },
+          // History answers CSV too, on `Accept: text/csv`.
+          ...(metadata.endpoint === 'market.history' ? { 'text/csv': { schema: { type: 'string' }, example: HISTORY_CSV_EXAMPLE } } : {}),
+        },
+      },
+      ...errorResponseRefs(errorStatuses(route)),
+    },
+    'x-mboa-plans': metadata.plans,
+    'x-codeSamples': samples,
+  };
+}
+
+/**
  * `serverUrl`: the public address (MBOA_PUBLIC_URL), the document's server. Without it the
  * server is relative (`/`), and `sampleOrigin`, the address the document is served from,
  * is where its samples call.
@@ -147,46 +188,11 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
   const absolute = options.serverUrl !== undefined && /^https?:\/\//.test(options.serverUrl);
   const origin = absolute ? options.serverUrl!.replace(/\/+$/, '') : (options.sampleOrigin ?? LOCAL_ORIGIN);
 
-  const paths: Record<string, Record<string, unknown>> = {};
+  // Every route of the contract; the methods of one path share its path item.
+  const paths: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const route of routesOf(contract as unknown as Record<string, unknown>)) {
-    const metadata = route.metadata as RouteMetadata;
-    // The document describes the GET reads; saved searches, webhook endpoints and the valuation
-    // batch (POST bodies) are described in docs/api.md for now.
-    if (route.method !== 'GET') continue;
-    if (route.path.startsWith('/api/v1/saved-searches') || route.path.startsWith('/api/v1/webhook-endpoints')) continue;
-    const op = OPERATIONS[metadata.endpoint] ?? {
-      id: metadata.endpoint.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()),
-      tag: 'Listings',
-    };
-    const samples = codeSamples(metadata.endpoint, route.path, origin);
-    const plans = metadata.plans.map((p) => PLANS[p].label).join(', ');
-    const success = successContent(route.responses[200], registry);
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    paths[path] = {
-      get: {
-        operationId: op.id,
-        summary: route.summary,
-        description: `${route.description ?? ''}\n\nPlans: ${plans}.${metadata.counted ? '' : ' Never counted in the quota.'}\n\n${samplesMarkdown(samples)}`,
-        tags: [op.tag],
-        parameters: parameters(route),
-        responses: {
-          200: {
-            description: metadata.counted ? 'Success (one call of your monthly quota).' : 'Success (not counted).',
-            headers: successHeaders(),
-            content: {
-              [success.mediaType]: { schema: success.schema, examples: SUCCESS_EXAMPLES[metadata.endpoint] },
-              // History answers CSV too, on `Accept: text/csv`.
-              ...(metadata.endpoint === 'market.history'
-                ? { 'text/csv': { schema: { type: 'string' }, example: HISTORY_CSV_EXAMPLE } }
-                : {}),
-            },
-          },
-          ...errorResponseRefs([400, 401, 403, ...(path.includes('{id}') ? [404] : []), 405, 429, 500, 503]),
-        },
-        'x-mboa-plans': metadata.plans,
-        'x-codeSamples': samples,
-      },
-    };
+    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, registry, origin);
   }
 
   return {

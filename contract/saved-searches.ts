@@ -16,7 +16,7 @@ export const SAVED_SEARCH_ID = /^ss_[a-z2-7]{16}$/;
 export const ZSavedSearchParams = z.object({
   id: extendApi(z.string().regex(SAVED_SEARCH_ID, 'is not a saved search id (ss_ followed by 16 characters)'), {
     description: 'Saved search identifier.',
-    example: 'ss_k3m9x2q7a4b8c5d6',
+    example: 'ss_k3m6x2q7a4b2c5d6',
   }),
 });
 
@@ -49,7 +49,7 @@ export const ZSavedSearchUpdate = z
   .refine((v) => v.name !== undefined || v.filters !== undefined, { message: 'give name, filters or both' });
 
 export const ZSavedSearch = z.object({
-  id: extendApi(z.string(), { description: 'Stable identifier.', example: 'ss_k3m9x2q7a4b8c5d6' }),
+  id: extendApi(z.string(), { description: 'Stable identifier.', example: 'ss_k3m6x2q7a4b2c5d6' }),
   name: extendApi(z.string(), { description: 'Its name.', example: '3-bedroom flats under 250,000 XAF in Bonamoussadi' }),
   filters: extendApi(z.record(z.string()), {
     description:
@@ -69,7 +69,7 @@ export const ZSavedSearchResponse = z.object({ data: ZSavedSearch, meta: ZSingle
 export const ZSavedSearchList = z.object({ data: z.array(ZSavedSearch), meta: ZCollectionMeta });
 export const ZSavedSearchDeleted = z.object({
   data: z.object({
-    id: extendApi(z.string(), { description: 'The saved search deleted.', example: 'ss_k3m9x2q7a4b8c5d6' }),
+    id: extendApi(z.string(), { description: 'The saved search deleted.', example: 'ss_k3m6x2q7a4b2c5d6' }),
     deleted: extendApi(z.literal(true), { description: 'Always true.', example: true }),
   }),
   meta: ZSingleMeta,

@@ -63,7 +63,7 @@ export const ZWebhookEndpointCreate = z
       {
         description:
           "For `listing.*` events: only listings matching one of these saved searches (all listings when empty); for `saved_search.*`: the saved searches followed (all of the account's when empty).",
-        example: ['ss_k3m9x2q7a4b8c5d6'],
+        example: ['ss_k3m6x2q7a4b2c5d6'],
       },
     ),
   })

@@ -5,6 +5,7 @@ import { INSTANT_MAX_YEAR, INSTANT_MIN_YEAR } from '../instants.js';
 import { CITIES } from '../places.js';
 import { PLANS, PLAN_NAMES } from '../plans.js';
 import { LIMIT_MAX, TREND_MIN_SAMPLE } from '../schemas.js';
+import { VALUATION_BATCH_BODY_BYTES } from '../valuations-batch.js';
 
 function plansTable(): string {
   const n = (v: number | null) => (v === null ? 'unlimited' : v.toLocaleString('en-US'));
@@ -28,7 +29,9 @@ export function placesTable(): string {
 
 export function apiDescription(): string {
   return [
-    'Property listings and market statistics for Cameroon. Read-only JSON over HTTPS; every request carries an `X-API-Key` header.',
+    'Property listings and market statistics for Cameroon, as JSON over HTTPS; every request carries an `X-API-Key` header. Reads, plus saved searches, webhook endpoints and valuation batches, which are written with a body.',
+    '',
+    `**Bodies.** JSON with \`Content-Type: application/json\` (a valuation batch takes NDJSON too), at most 16 kB (a batch ${(VALUATION_BATCH_BODY_BYTES / 1024).toLocaleString('en-US')} kB): past it a 413, in another media type a 415. Fields are checked like parameters: an unknown one is refused (400), never ignored.`,
     '',
     '**Envelope.** Every body has a `meta` object with `request_id`, your `quota` after this call and `dataset`. Lists add `total`, `returned`, `limit`, `next_cursor`, `has_more`.',
     '',
@@ -40,7 +43,7 @@ export function apiDescription(): string {
     '',
     `**Market figures** are precomputed after every data load and periodically (\`as_of\`, \`period_start\`), never computed per call. Every row carries its sample size; percentiles are continuous (interpolated). A trend's change in % is null when either 30-day period has fewer than ${TREND_MIN_SAMPLE} listings.`,
     '',
-    '**Quota.** Every 2xx answer but `/ping` counts; errors are never charged. `/ping` is not counted in the per-minute limit either, nor refused by it: it always shows where you stand. The month is the UTC calendar month. Over the per-minute limit: 429 `rate_limited` with `Retry-After`; over the monthly quota: 429 `quota_exceeded` with `Retry-After` until the reset and `X-Should-Retry: false`.',
+    '**Quota.** Every 2xx answer but `/ping` counts (a valuation batch once per subject valued); errors are never charged. `/ping` is not counted in the per-minute limit either, nor refused by it: it always shows where you stand. The month is the UTC calendar month. Over the per-minute limit: 429 `rate_limited` with `Retry-After`; over the monthly quota: 429 `quota_exceeded` with `Retry-After` until the reset and `X-Should-Retry: false`.',
     '',
     plansTable(),
     '',

@@ -6,8 +6,9 @@
 import { type Currency, fromXaf } from '../currency.js';
 import { statsByBedroomsExample, trendsByBedroomsExample } from './bedrooms-example.js';
 import { historyExample } from './history-example.js';
-import { valuationExample } from './valuation-example.js';
-import { ERROR_CODES, ERROR_TYPE_BASE, type ErrorCode, type TProblem } from '../errors.js';
+import { pushExamples } from './push-examples.js';
+import { valuationBatchExample, valuationExample } from './valuation-example.js';
+import { QUOTA, REQUEST_ID } from './example-meta.js';
 import type {
   TListing,
   TListingResponse,
@@ -15,13 +16,9 @@ import type {
   TMarketStat,
   TMarketTrend,
   TPingResponse,
-  TQuota,
   TStatsResponse,
   TTrendsResponse,
 } from '../schemas.js';
-
-const REQUEST_ID = 'req_3x9f0a1b2c4d5e6f';
-const QUOTA: TQuota = { plan: 'pro', limit: 100000, used: 1235, remaining: 98765, resets_at: '2026-12-01T00:00:00.000Z' };
 
 const VILLA = {
   id: 'lst_8g2kq4m7x9c3v5b1n6d0',
@@ -197,10 +194,7 @@ const PING: TPingResponse = {
   meta: { quota: QUOTA, request_id: REQUEST_ID, dataset: 'live' },
 };
 
-export interface NamedExample {
-  summary: string;
-  value: unknown;
-}
+type NamedExample = { summary: string; value: unknown };
 
 /** Success examples per endpoint (the contract's endpoint names). */
 export const SUCCESS_EXAMPLES: Record<string, Record<string, NamedExample>> = {
@@ -233,112 +227,15 @@ export const SUCCESS_EXAMPLES: Record<string, Record<string, NamedExample>> = {
       value: valuationExample(QUOTA, REQUEST_ID, listing(VILLA, 'XAF')),
     },
   },
+  'valuations.batch': {
+    two: {
+      summary: 'Two subjects: the first valued, the second refused as the single call would refuse it',
+      value: valuationBatchExample(QUOTA, REQUEST_ID, listing(VILLA, 'XAF')),
+    },
+  },
+  ...pushExamples({ quota: QUOTA, request_id: REQUEST_ID, dataset: 'live' }, page('XAF')),
   'exports.listings': {
     line: { summary: 'One line of the NDJSON body: a Listing, exactly as in a search page', value: listing(VILLA, 'XAF') },
   },
   ping: { ok: { summary: 'Healthy, with the quota', value: PING } },
-};
-
-function problem(code: ErrorCode, detail: string, extra: Partial<TProblem> = {}, quota: TQuota | null = QUOTA): TProblem {
-  return {
-    type: `${ERROR_TYPE_BASE}${code}`,
-    title: ERROR_CODES[code].title,
-    status: ERROR_CODES[code].status,
-    detail,
-    code,
-    ...extra,
-    meta: { request_id: REQUEST_ID, ...(quota ? { quota } : {}) },
-  };
-}
-
-const EXHAUSTED: TQuota = { plan: 'starter', limit: 10000, used: 10000, remaining: 0, resets_at: '2026-12-01T00:00:00.000Z' };
-
-/** Problem examples per HTTP status. */
-export const PROBLEM_EXAMPLES: Record<number, Record<string, NamedExample>> = {
-  400: {
-    validation_error: {
-      summary: 'A parameter out of range',
-      value: problem('validation_error', 'limit: must be between 1 and 200', {
-        errors: [{ path: 'limit', message: 'must be between 1 and 200' }],
-      }),
-    },
-    unknown_city: {
-      summary: 'An unknown city, with the closest known names',
-      value: problem('validation_error', 'city: unknown city "Doula"; did you mean Douala?', {
-        errors: [{ path: 'city', message: 'unknown city "Doula"; did you mean Douala?', suggestions: ['Douala'] }],
-      }),
-    },
-    invalid_date: {
-      summary: 'A timestamp with an impossible offset',
-      value: problem('validation_error', 'listed_after: +99:99 is not a UTC offset (from -12:00 to +14:00)', {
-        errors: [{ path: 'listed_after', message: '+99:99 is not a UTC offset (from -12:00 to +14:00)' }],
-      }),
-    },
-    invalid_cursor: {
-      summary: 'A cursor reused with other filters',
-      value: problem(
-        'invalid_cursor',
-        'The cursor was issued for other filters or another sort: send the same ones as on the first page. Start again without `cursor`.',
-      ),
-    },
-  },
-  401: {
-    missing_api_key: {
-      summary: 'No X-API-Key header',
-      value: problem('missing_api_key', 'Send your API key in the X-API-Key header.', {}, null),
-    },
-    invalid_api_key: {
-      summary: 'An unknown, malformed or revoked key',
-      value: problem('invalid_api_key', 'The API key is not valid: it is unknown, malformed or revoked.', {}, null),
-    },
-  },
-  403: {
-    plan_forbidden: {
-      summary: 'An endpoint outside the plan',
-      value: problem(
-        'plan_forbidden',
-        '/api/v1/market/trends is not included in the Starter plan. Plans that include it: Pro, Enterprise.',
-        {},
-        { ...QUOTA, plan: 'starter', limit: 10000, remaining: 8765 },
-      ),
-    },
-    account_suspended: {
-      summary: 'A suspended account',
-      value: problem('account_suspended', 'This account is suspended. Contact Mboa support to restore access.', {}, null),
-    },
-  },
-  404: { not_found: { summary: 'No such listing', value: problem('not_found', 'No listing with id lst_aaaaaaaaaaaaaaaaaaaa.') } },
-  405: {
-    method_not_allowed: {
-      summary: 'A write on a read-only API',
-      value: problem('method_not_allowed', 'POST is not allowed here: the API is read-only (GET).', {}, null),
-    },
-  },
-  429: {
-    rate_limited: {
-      summary: 'Over the per-minute limit',
-      value: problem('rate_limited', 'Rate limit of 30 calls per minute reached. Retry in 41 s.'),
-    },
-    quota_exceeded: {
-      summary: 'Monthly quota used up',
-      value: problem(
-        'quota_exceeded',
-        'Monthly quota of 10000 calls used up. It resets at 2026-12-01T00:00:00.000Z; upgrade your plan for more.',
-        {},
-        EXHAUSTED,
-      ),
-    },
-  },
-  500: {
-    internal_error: {
-      summary: 'Our fault',
-      value: problem('internal_error', `Something went wrong on our side. Quote request id ${REQUEST_ID} to support.`),
-    },
-  },
-  503: {
-    unavailable: {
-      summary: 'Database unreachable',
-      value: problem('unavailable', 'The service is temporarily unavailable. Retry in a few seconds.', {}, null),
-    },
-  },
 };

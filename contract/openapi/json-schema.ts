@@ -11,7 +11,8 @@ export type JsonSchema = Record<string, unknown>;
 
 /**
  * OpenAPI 3.0 `nullable: true` adds null to the type only: an enum must list `null` itself,
- * or a row with `"type": null` does not validate against its own document.
+ * or a row with `"type": null` does not validate against its own document. And it needs a
+ * type: a schema of any value (`z.unknown()`), null included, is `{}` without it.
  */
 function withNullInEnums(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withNullInEnums);
@@ -19,6 +20,7 @@ function withNullInEnums(node: unknown): unknown {
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(node)) out[k] = k === 'example' || k === 'default' ? v : withNullInEnums(v);
   if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  if (out.nullable === true && out.type === undefined) delete out.nullable;
   return out;
 }
 

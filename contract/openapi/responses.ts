@@ -4,7 +4,8 @@
  */
 import { DATASET_HEADER, DATASETS } from '../dataset.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
-import { PROBLEM_EXAMPLES } from './examples.js';
+import { VALUATION_BATCH_BODY_BYTES } from '../valuations-batch.js';
+import { PROBLEM_EXAMPLES } from './problem-examples.js';
 
 type Header = { description: string; required?: boolean; schema: Record<string, unknown>; example?: unknown };
 
@@ -65,9 +66,9 @@ export const HEADERS: Record<string, Header> = {
     example: 'false',
   },
   Allow: {
-    description: 'The methods this path answers.',
+    description: 'The methods this path answers (`GET, HEAD` on a read; `POST`, `PATCH`, `DELETE` where the path takes them).',
     required: true,
-    schema: { type: 'string', enum: ['GET, HEAD'] },
+    schema: { type: 'string', pattern: '^(GET, HEAD|POST|PATCH|DELETE)(, (GET, HEAD|POST|PATCH|DELETE))*$' },
     example: 'GET, HEAD',
   },
 };
@@ -119,7 +120,7 @@ export const ERROR_RESPONSES: ErrorResponse[] = [
   {
     name: 'BadRequest',
     status: 400,
-    description: `${codesOf(400)}: a parameter is malformed, out of range, unknown (\`errors\` lists each; an unknown place comes with \`suggestions\`), or a cursor is altered or reused with other filters. Never charged.`,
+    description: `${codesOf(400)}: a parameter or a field of the body is malformed, out of range, unknown (\`errors\` lists each; an unknown place comes with \`suggestions\`), a body is not valid JSON, or a cursor is altered or reused with other filters. Never charged.`,
   },
   {
     name: 'Unauthorized',
@@ -129,14 +130,33 @@ export const ERROR_RESPONSES: ErrorResponse[] = [
   {
     name: 'Forbidden',
     status: 403,
-    description: `${codesOf(403)}: the endpoint is not in your plan (the detail names the plans that include it), or the account is suspended.`,
+    description: `${codesOf(403)}: the endpoint is not in your plan (the detail names the plans that include it), the account is suspended or its e-mail address not confirmed, or a creation (or a resend past the monthly deliveries) goes beyond what the plan allows (\`plan_limit_reached\`).`,
   },
-  { name: 'NotFound', status: 404, description: `${codesOf(404)}: no listing has this id.` },
+  {
+    name: 'NotFound',
+    status: 404,
+    description: `${codesOf(404)}: no listing has this id, or no saved search, webhook endpoint or delivery of your account and your key's dataset has it.`,
+  },
   {
     name: 'MethodNotAllowed',
     status: 405,
-    description: `${codesOf(405)}: any method but GET or HEAD on this path (the API is read-only); \`Allow\` lists the accepted ones.`,
+    description: `${codesOf(405)}: a method this path does not answer; \`Allow\` lists the ones it does.`,
     extraHeaders: ['Allow'],
+  },
+  {
+    name: 'PayloadTooLarge',
+    status: 413,
+    description: `${codesOf(413)}: the body is larger than the route takes (16 kB; a valuation batch ${(VALUATION_BATCH_BODY_BYTES / 1024).toLocaleString('en-US')} kB). Never charged.`,
+  },
+  {
+    name: 'UnsupportedMediaType',
+    status: 415,
+    description: `${codesOf(415)}: the body is not declared JSON (\`Content-Type: application/json\`; NDJSON too where the route takes it). Never charged.`,
+  },
+  {
+    name: 'UnprocessableEntity',
+    status: 422,
+    description: `${codesOf(422)}: too few comparable adverts for an honest estimate; the detail and \`errors\` say what is missing. Never charged.`,
   },
   {
     name: 'TooManyRequests',
@@ -171,8 +191,10 @@ export function errorResponseComponents(problemRef: Record<string, unknown>): Re
   );
 }
 
-/** The error responses an operation can give, by status. */
+/** The error responses an operation can give, by status; a status without a response here is a mistake of the document. */
 export function errorResponseRefs(statuses: number[]): Record<string, unknown> {
+  const missing = statuses.filter((s) => !ERROR_RESPONSES.some((r) => r.status === s));
+  if (missing.length > 0) throw new Error(`no error response for status ${missing.join(', ')} in contract/openapi/responses.ts`);
   return Object.fromEntries(
     ERROR_RESPONSES.filter((r) => statuses.includes(r.status)).map((r) => [String(r.status), { $ref: `#/components/responses/${r.name}` }]),
   );

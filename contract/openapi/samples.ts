@@ -3,6 +3,7 @@
  * operation's description, and as `x-codeSamples` for renderers that read them).
  */
 import type { EndpointName } from '../plans.js';
+import { PUSH_CALLS } from './push-samples.js';
 
 export interface CodeSample {
   lang: 'Shell' | 'TypeScript';
@@ -19,7 +20,19 @@ const sdkSetup = (origin: string) =>
     ? `import { Mboa } from '@mboa/sdk';\n\nconst mboa = new Mboa(); // MBOA_API_KEY from the environment`
     : `import { Mboa } from '@mboa/sdk';\n\nconst mboa = new Mboa({ baseUrl: '${origin}' }); // MBOA_API_KEY from the environment`;
 
-const CALLS: Partial<Record<EndpointName, { query: string; sdk: string }>> = {
+/**
+ * A call: its path and query, its SDK code and, for a write, its method and JSON body;
+ * `more`: further shell lines (`{url}` stands for the call's address).
+ */
+interface Call {
+  query: string;
+  sdk: string;
+  method?: 'POST' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  more?: string;
+}
+
+const CALLS: Partial<Record<EndpointName, Call>> = {
   'listings.search': {
     query: '/api/v1/listings?city=Douala&purpose=sale&type=villa&min_price=100000000&limit=50',
     sdk: `// One page; meta.next_cursor leads to the next
@@ -68,7 +81,17 @@ for await (const listing of mboa.exports.listings({ city: 'Douala', status: 'any
     sdk: `const { data, meta } = await mboa.ping(); // never counted
 console.log(data.status, meta.quota.remaining);`,
   },
+  ...PUSH_CALLS,
 };
+
+/** The curl of a call: the key first, then the method and the JSON body of a write. */
+function curl(call: Call | undefined, path: string, origin: string): string {
+  const url = `${origin}${call?.query ?? path}`;
+  const method = call?.method ? ` -X ${call.method}` : '';
+  const body = call?.body === undefined ? '' : ` -H "Content-Type: application/json" -d '${JSON.stringify(call.body)}'`;
+  const more = call?.more ? `\n${call.more.replaceAll('{url}', url)}` : '';
+  return `curl -H "X-API-Key: $MBOA_API_KEY"${method}${body} "${url}"${more}`;
+}
 
 /**
  * The samples of one endpoint; `origin` is where curl calls (the document's server when
@@ -77,8 +100,8 @@ console.log(data.status, meta.quota.remaining);`,
  */
 export function codeSamples(endpoint: EndpointName, path: string, origin: string): CodeSample[] {
   const call = CALLS[endpoint];
-  const curl: CodeSample = { lang: 'Shell', label: 'curl', source: `curl -H "X-API-Key: $MBOA_API_KEY" "${origin}${call?.query ?? path}"` };
-  return call ? [curl, { lang: 'TypeScript', label: '@mboa/sdk', source: `${sdkSetup(origin)}\n\n${call.sdk}` }] : [curl];
+  const shell: CodeSample = { lang: 'Shell', label: 'curl', source: curl(call, path, origin) };
+  return call ? [shell, { lang: 'TypeScript', label: '@mboa/sdk', source: `${sdkSetup(origin)}\n\n${call.sdk}` }] : [shell];
 }
 
 /** The samples as Markdown, appended to the operation's description. */

@@ -1,6 +1,7 @@
-/** The OpenAPI document's example answer of `GET /valuations`. */
+/** The OpenAPI document's example answers of `GET /valuations` and `POST /valuations/batch`. */
 import type { z } from 'zod';
 import type { TListing, TQuota } from '../schemas.js';
+import type { ZValuationBatchResponse } from '../valuations-batch.js';
 import type { ZValuationResponse } from '../valuations.js';
 
 export function valuationExample(quota: TQuota, requestId: string, comparable: TListing): z.infer<typeof ZValuationResponse> {
@@ -38,5 +39,25 @@ export function valuationExample(quota: TQuota, requestId: string, comparable: T
       as_of: '2026-11-25T06:00:00.000Z',
     },
     meta: { quota, request_id: requestId, dataset: 'live' },
+  };
+}
+
+/** The example answer of `POST /valuations/batch`: one subject valued, one refused with the single call's error. */
+export function valuationBatchExample(quota: TQuota, requestId: string, comparable: TListing): z.infer<typeof ZValuationBatchResponse> {
+  const one = valuationExample(quota, requestId, comparable);
+  return {
+    data: [
+      { index: 0, status: 200, data: one.data },
+      {
+        index: 1,
+        status: 400,
+        error: {
+          code: 'validation_error',
+          message: 'city: unknown city "Doula"; did you mean Douala?',
+          errors: [{ path: 'city', message: 'unknown city "Doula"; did you mean Douala?', suggestions: ['Douala'] }],
+        },
+      },
+    ],
+    meta: { ...one.meta, subjects: 2, valued: 1 },
   };
 }

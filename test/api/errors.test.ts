@@ -111,6 +111,16 @@ describe('documentation', () => {
         '/api/v1/market/history',
         '/api/v1/ping',
         '/api/v1/valuations',
+        '/api/v1/valuations/batch',
+        '/api/v1/saved-searches',
+        '/api/v1/saved-searches/{id}',
+        '/api/v1/saved-searches/{id}/listings',
+        '/api/v1/webhook-endpoints',
+        '/api/v1/webhook-endpoints/{id}',
+        '/api/v1/webhook-endpoints/{id}/rotate-secret',
+        '/api/v1/webhook-endpoints/{id}/deliveries',
+        '/api/v1/webhook-endpoints/{id}/test',
+        '/api/v1/webhook-endpoints/{id}/deliveries/{delivery_id}/resend',
       ].sort(),
     );
     expect(spec.body.components.securitySchemes.ApiKeyAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });

@@ -13,8 +13,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZProblem } from '../../contract/errors.js';
 import { buildOpenApiDocument } from '../../contract/openapi.js';
-import { PROBLEM_EXAMPLES, SUCCESS_EXAMPLES } from '../../contract/openapi/examples.js';
-import { contract } from '../../contract/router.js';
+import type { AppRoute } from '@ts-rest/core';
+import type { ZodTypeAny } from 'zod';
+import { SUCCESS_EXAMPLES } from '../../contract/openapi/examples.js';
+import { PROBLEM_EXAMPLES } from '../../contract/openapi/problem-examples.js';
+import { contract, type RouteMetadata } from '../../contract/router.js';
 import { ZMarketStat } from '../../contract/schemas.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { createServer } from '../../server/start/create-server.js';
@@ -26,21 +29,130 @@ let t: TestServer;
 let validator: OpenApiValidator;
 let listingId: string;
 let removedId: string;
+/** A saved search and a webhook endpoint of the Enterprise key, kept for the reads of their paths. */
+let savedSearchId: string;
+let webhookId: string;
 const answers: Array<Answer & { expected: number }> = [];
 
-async function call(baseUrl: string, path: string, opts: { key?: string; method?: string; expected: number }) {
+interface CallOptions {
+  key?: string;
+  method?: string;
+  expected: number;
+  /** Sent as JSON, or as given with `type`. */
+  body?: unknown;
+  type?: string;
+}
+
+async function call(baseUrl: string, path: string, opts: CallOptions): Promise<unknown> {
+  const text = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   const res = await fetch(`${baseUrl}${path}`, {
     method: opts.method ?? 'GET',
-    headers: opts.key ? { 'X-API-Key': opts.key } : {},
+    headers: {
+      ...(opts.key ? { 'X-API-Key': opts.key } : {}),
+      ...(opts.body === undefined ? {} : { 'Content-Type': opts.type ?? 'application/json' }),
+    },
+    body: opts.body === undefined ? undefined : text,
   });
-  const text = await res.text();
-  let body: unknown = text;
+  const answer = await res.text();
+  let body: unknown = answer;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(answer);
   } catch {
     /* not JSON: the validator reports it */
   }
   answers.push({ method: opts.method ?? 'GET', url: path, status: res.status, headers: res.headers, body, expected: opts.expected });
+  return body;
+}
+
+/** Every route of the contract. */
+function contractRoutes(node: Record<string, unknown> = contract as unknown as Record<string, unknown>): AppRoute[] {
+  return Object.values(node).flatMap((v) =>
+    v && typeof v === 'object' && 'method' in v && 'path' in v ? [v as AppRoute] : contractRoutes(v as Record<string, unknown>),
+  );
+}
+
+const templateOf = (route: AppRoute) => route.path.replace(/:(\w+)/g, '{$1}');
+
+type Operation = {
+  operationId: string;
+  parameters: Array<{ name: string; in: string; required?: boolean; example?: unknown; description: string }>;
+  requestBody?: { required: boolean; content: Record<string, { schema: object; examples: Record<string, { value: unknown }> }> };
+  responses: Record<string, { $ref?: string; content?: Record<string, { examples?: object; example?: unknown }> }>;
+};
+
+/** Every operation of the document, with its path and method. */
+function operationsOf(document: { paths: object }): Array<{ template: string; method: string; op: Operation }> {
+  return Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([template, item]) =>
+    Object.entries(item).map(([method, op]) => ({ template, method, op })),
+  );
+}
+
+/** A concrete path for a template: the ids of this database's listing, saved search and webhook endpoint. */
+const concrete = (template: string) =>
+  template.replace(
+    '{id}',
+    template.startsWith('/api/v1/saved-searches')
+      ? savedSearchId
+      : template.startsWith('/api/v1/webhook-endpoints')
+        ? webhookId
+        : listingId,
+  );
+
+/**
+ * The writes and the reads of saved searches, webhook endpoints and valuation batches, with
+ * the refusals only a body has (413, 415), an unknown id (404), a method a path does not
+ * answer (405) and a creation outside the plan (403).
+ */
+async function callWrites(base: string, keys: { starter: string; enterprise: string }) {
+  const key = keys.enterprise;
+  const search = { name: 'Flats in Douala', filters: { city: 'Douala', type: ['apartment', 'studio'], min_bedrooms: 2 } };
+  const created = (await call(base, '/api/v1/saved-searches', { key, method: 'POST', body: search, expected: 201 })) as {
+    data: { id: string };
+  };
+  savedSearchId = created.data.id;
+  const ss = `/api/v1/saved-searches/${savedSearchId}`;
+  await call(base, '/api/v1/saved-searches', { key, expected: 200 });
+  await call(base, ss, { key, expected: 200 });
+  await call(base, ss, { key, method: 'PATCH', body: { name: 'Flats and studios in Douala' }, expected: 200 });
+  await call(base, `${ss}/listings?limit=2&currency=EUR`, { key, expected: 200 });
+  const gone = (await call(base, '/api/v1/saved-searches', { key, method: 'POST', body: search, expected: 201 })) as {
+    data: { id: string };
+  };
+  await call(base, `/api/v1/saved-searches/${gone.data.id}`, { key, method: 'DELETE', expected: 200 });
+  await call(base, `/api/v1/saved-searches/${gone.data.id}`, { key, expected: 404 });
+  await call(base, '/api/v1/saved-searches', { key, method: 'PUT', body: search, expected: 405 });
+  await call(base, '/api/v1/saved-searches', { key, method: 'POST', body: 'name=x', type: 'text/plain', expected: 415 });
+  await call(base, '/api/v1/saved-searches', { key, method: 'POST', body: { ...search, name: 'x'.repeat(20_000) }, expected: 413 });
+  await call(base, '/api/v1/saved-searches', { key: keys.starter, method: 'POST', body: search, expected: 403 });
+
+  const endpoint = { url: 'https://1.1.1.1/mboa', events: ['listing.created', 'saved_search.matched'], saved_searches: [savedSearchId] };
+  const hook = (await call(base, '/api/v1/webhook-endpoints', { key, method: 'POST', body: endpoint, expected: 201 })) as {
+    data: { id: string };
+  };
+  webhookId = hook.data.id;
+  const we = `/api/v1/webhook-endpoints/${webhookId}`;
+  await call(base, '/api/v1/webhook-endpoints', { key, expected: 200 });
+  await call(base, `${we}/deliveries`, { key, expected: 200 });
+  await call(base, `${we}/rotate-secret`, { key, method: 'POST', expected: 200 });
+  await call(base, `${we}/deliveries/whd_aaaaaaaaaaaaaaaa/resend`, { key, method: 'POST', expected: 404 });
+  await call(base, we, { key, method: 'GET', expected: 405 });
+  const other = (await call(base, '/api/v1/webhook-endpoints', {
+    key,
+    method: 'POST',
+    body: { url: 'https://1.1.1.1/other', events: ['listing.removed'] },
+    expected: 201,
+  })) as {
+    data: { id: string };
+  };
+  await call(base, `/api/v1/webhook-endpoints/${other.data.id}`, { key, method: 'DELETE', expected: 200 });
+
+  const subjects = [
+    { city: 'Douala', type: 'apartment', purpose: 'rent' },
+    { city: 'Doula', type: 'apartment', purpose: 'rent' },
+  ];
+  await call(base, '/api/v1/valuations/batch', { key, method: 'POST', body: { subjects }, expected: 200 });
+  const lines = subjects.map((s) => JSON.stringify(s)).join('\n');
+  await call(base, '/api/v1/valuations/batch', { key, method: 'POST', body: lines, type: 'application/x-ndjson', expected: 200 });
 }
 
 /** A second server whose reads of one table fail: a genuine 500 through the real chain. */
@@ -141,6 +253,7 @@ beforeAll(async () => {
     }
   }
   await call(base, '/api/v1/market/trends', { key: starter, expected: 403 });
+  await callWrites(base, { starter, enterprise });
 
   // 404: no such listing, no such path, a trailing slash.
   await call(base, `/api/v1/listings/lst_${'a'.repeat(20)}`, { key: enterprise, expected: 404 });
@@ -169,7 +282,7 @@ describe('every answer validates against the OpenAPI document', () => {
   it('covers every route and every documented error status', () => {
     expect(answers.length).toBeGreaterThan(80);
     const statuses = new Set(answers.map((a) => a.status));
-    expect([...statuses].sort()).toEqual([200, 400, 401, 403, 404, 405, 429, 500, 503]);
+    expect([...statuses].sort()).toEqual([200, 201, 400, 401, 403, 404, 405, 413, 415, 429, 500, 503]);
     for (const a of answers) expect(a.status, `${a.method} ${a.url}: ${JSON.stringify(a.body)}`).toBe(a.expected);
     const codes = new Set(answers.map((a) => (a.body as { code?: string }).code).filter(Boolean));
     for (const code of [
@@ -179,6 +292,8 @@ describe('every answer validates against the OpenAPI document', () => {
       'invalid_api_key',
       'plan_forbidden',
       'account_suspended',
+      'payload_too_large',
+      'unsupported_media_type',
       'not_found',
       'method_not_allowed',
       'rate_limited',
@@ -216,22 +331,40 @@ describe('every answer validates against the OpenAPI document', () => {
 describe('the document', () => {
   const document = buildOpenApiDocument({ version: '0.1.0' });
 
-  it('has an example on every response, each one a body the contract accepts', () => {
-    for (const [path, item] of Object.entries(document.paths)) {
-      const content = (item.get as { responses: Record<string, { content: Record<string, { examples: object }> }> }).responses[200].content;
-      const examples = Object.values(content)[0].examples;
-      expect(Object.keys(examples ?? {}).length, path).toBeGreaterThan(0);
+  it('describes every route of the contract, with its method, under a unique operation id', () => {
+    const routes = contractRoutes();
+    const operations = operationsOf(document);
+    for (const route of routes) {
+      const template = templateOf(route);
+      const item = (document.paths as Record<string, Record<string, unknown>>)[template];
+      expect(item?.[route.method.toLowerCase()], `${route.method} ${template}`).toBeDefined();
     }
-    const responses = {
-      'listings.search': contract.listings.search.responses[200],
-      'listings.get': contract.listings.get.responses[200],
-      'market.stats': contract.market.stats.responses[200],
-      'market.trends': contract.market.trends.responses[200],
-      ping: contract.ping.responses[200],
-      // One NDJSON line.
-      'exports.listings': contract.exports.listings.responses[200].body,
-    };
-    for (const [endpoint, schema] of Object.entries(responses)) {
+    // Nothing else: one operation per route.
+    expect(operations.map((o) => `${o.method.toUpperCase()} ${o.template}`).sort()).toEqual(
+      routes.map((r) => `${r.method} ${templateOf(r)}`).sort(),
+    );
+    const ids = operations.map((o) => o.op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
+  });
+
+  it('has an example on every response, each one a body the contract accepts', () => {
+    for (const { template, method, op } of operationsOf(document)) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (response.$ref) continue;
+        for (const [type, media] of Object.entries(response.content ?? {})) {
+          const examples = media.examples ?? (media.example === undefined ? {} : { example: media.example });
+          expect(Object.keys(examples).length, `${method} ${template} ${status} ${type}`).toBeGreaterThan(0);
+        }
+      }
+    }
+    for (const route of contractRoutes()) {
+      const { endpoint } = route.metadata as RouteMetadata;
+      const status = Object.keys(route.responses).find((s) => s.startsWith('2'))!;
+      const declared = (route.responses as Record<string, { body?: unknown; contentType?: string }>)[status];
+      // An NDJSON answer's schema is one line's.
+      const schema = (declared.contentType ? declared.body : declared) as ZodTypeAny;
+      expect(Object.keys(SUCCESS_EXAMPLES[endpoint] ?? {}).length, endpoint).toBeGreaterThan(0);
       for (const [name, example] of Object.entries(SUCCESS_EXAMPLES[endpoint])) {
         const parsed = schema.safeParse(example.value);
         expect(parsed.success, `${endpoint} ${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
@@ -246,20 +379,72 @@ describe('the document', () => {
     }
   });
 
+  it('gives every route that reads a body its requestBody, each example valid against its schema and accepted by the route', () => {
+    const bodies = new OpenApiValidator(document);
+    const templates = new Map(contractRoutes().map((r) => [`${r.method.toLowerCase()} ${templateOf(r)}`, r]));
+    for (const { template, method, op } of operationsOf(document)) {
+      const route = templates.get(`${method} ${template}`)!;
+      const schema = 'body' in route ? (route.body as ZodTypeAny) : undefined;
+      const takesBody = typeof schema?.safeParse === 'function';
+      expect(op.requestBody !== undefined, `${method} ${template}`).toBe(takesBody);
+      if (!op.requestBody) continue;
+      expect(op.requestBody.required).toBe(true);
+      const field = (route.metadata as RouteMetadata).ndjsonField;
+      expect(Object.keys(op.requestBody.content)).toEqual(['application/json', ...(field ? ['application/x-ndjson'] : [])]);
+      for (const [type, media] of Object.entries(op.requestBody.content)) {
+        expect(Object.keys(media.examples).length, `${method} ${template} ${type}`).toBeGreaterThan(0);
+        for (const [name, example] of Object.entries(media.examples)) {
+          const where = `${method} ${template} ${type} ${name}`;
+          expect(bodies.checkRequestBody(template, method, type, example.value), where).toEqual([]);
+          // An NDJSON example is one line: one item of the field the lines fill.
+          const body = type === 'application/x-ndjson' ? { [field!]: [example.value] } : example.value;
+          const parsed = schema!.safeParse(body);
+          expect(parsed.success, `${where}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+        }
+      }
+    }
+    // The check is not vacuous: a field the body does not take fails it.
+    const extra = bodies.checkRequestBody('/api/v1/saved-searches', 'post', 'application/json', { name: 'x', filters: {}, colour: 'red' });
+    expect(extra).toEqual([expect.stringContaining('additional properties')]);
+  });
+
   it('has meaningful operation ids, named schemas and problem+json errors', () => {
-    const ops = Object.values(document.paths).map((p) => p.get as { operationId: string; responses: Record<string, unknown> });
+    const ops = operationsOf(document).map((o) => o.op);
     expect(ops.map((o) => o.operationId).sort()).toEqual([
+      'batchValuations',
+      'createSavedSearch',
+      'createWebhookEndpoint',
+      'deleteSavedSearch',
+      'deleteWebhookEndpoint',
       'exportListings',
       'getListing',
       'getMarketHistory',
       'getMarketStats',
       'getMarketTrends',
+      'getSavedSearch',
       'getValuation',
+      'listSavedSearchListings',
+      'listSavedSearches',
+      'listWebhookDeliveries',
+      'listWebhookEndpoints',
       'ping',
+      'resendWebhookDelivery',
+      'rotateWebhookSecret',
       'searchListings',
+      'sendWebhookTestEvent',
+      'updateSavedSearch',
     ]);
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(['Listing', 'ListingDetail', 'MarketStat', 'MarketTrend', 'Problem', 'Quota']),
+      expect.arrayContaining([
+        'Listing',
+        'ListingDetail',
+        'MarketStat',
+        'MarketTrend',
+        'Problem',
+        'Quota',
+        'SavedSearch',
+        'WebhookEndpoint',
+      ]),
     );
     for (const response of Object.values(document.components.responses) as Array<{ content: object }>) {
       expect(Object.keys(response.content)).toEqual(['application/problem+json']);
@@ -270,10 +455,8 @@ describe('the document', () => {
   it('lists the known places, and every documented parameter is one the server accepts', async () => {
     expect(document['x-mboa-places'].Douala).toContain('Bonapriso');
     expect(document.info.description).toContain('| Yaoundé | Bastos, Golf');
-    for (const [template, item] of Object.entries(document.paths)) {
-      const params = (
-        item.get as { parameters: Array<{ name: string; in: string; required?: boolean; example?: unknown; description: string }> }
-      ).parameters;
+    for (const { template, op } of operationsOf(document).filter((o) => o.method === 'get')) {
+      const params = op.parameters;
       // Each parameter alone, beside the route's required ones (history's city and purpose).
       const required = params
         .filter((q) => q.in === 'query' && q.required)
@@ -301,7 +484,7 @@ describe('the document', () => {
           ...companion,
           `${p.name}=${encodeURIComponent(given)}`,
         ];
-        const path = `${template.replace('{id}', listingId)}?${query.join('&')}`;
+        const path = `${concrete(template)}?${query.join('&')}`;
         const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': t.keys.enterprise } });
         const body = await res.clone().text();
         // A valuation may find too few comparables for a subject narrowed by one parameter: accepted all the same.
@@ -312,15 +495,15 @@ describe('the document', () => {
   });
 
   it('executes as first shown: the examples "Try it out" fills in make a valid request that finds listings', async () => {
-    for (const [template, item] of Object.entries(document.paths)) {
-      const params = (item.get as { parameters: Array<{ name: string; in: string; example?: unknown }> }).parameters;
+    for (const { template, op } of operationsOf(document).filter((o) => o.method === 'get')) {
+      const params = op.parameters;
       const query = params
         .filter((p) => p.in === 'query' && p.example !== undefined)
         .map((p) => `${p.name}=${encodeURIComponent(Array.isArray(p.example) ? p.example.join(',') : String(p.example))}`);
       expect(params.find((p) => p.name === 'cursor')?.example, 'no placeholder cursor').toBeUndefined();
       expect(params.find((p) => p.name === 'currency')?.example, 'no currency filled in').toBeUndefined();
-      // The listing id is an example of the form, not a listing of this database: a real one is used.
-      const path = `${template.replace('{id}', listingId)}${query.length ? `?${query.join('&')}` : ''}`;
+      // The ids are examples of the form, not records of this database: real ones are used.
+      const path = `${concrete(template)}${query.length ? `?${query.join('&')}` : ''}`;
       const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'X-API-Key': t.keys.enterprise, 'Accept-Encoding': 'identity' } });
       const text = await res.text();
       expect(res.status, `${path}: ${text}`).toBe(200);

@@ -80,16 +80,19 @@ export class OpenApiValidator {
       responsePointer = pointer('components', 'responses', 'NotFound');
       response = this.doc.components.responses.NotFound;
     } else {
-      // A method the path does not answer is documented on its GET operation (405).
-      const operation = this.doc.paths[template].get;
-      const documented = operation.responses[String(answer.status)];
+      // HEAD is answered as GET; a method the path does not answer (405) is documented on each of its operations.
+      const item = this.doc.paths[template] as Json;
+      const wanted = answer.method === 'HEAD' ? 'get' : answer.method.toLowerCase();
+      const method = wanted in item ? wanted : Object.keys(item)[0];
+      if (method !== wanted && answer.status !== 405) return [`${answer.method} ${path}: the method is not documented`];
+      const documented = item[method].responses[String(answer.status)];
       if (!documented) return [`${answer.method} ${path}: status ${answer.status} is not documented`];
       if (documented.$ref) {
         const name = String(documented.$ref).split('/').pop()!;
         responsePointer = pointer('components', 'responses', name);
         response = this.doc.components.responses[name];
       } else {
-        responsePointer = pointer('paths', template, 'get', 'responses', String(answer.status));
+        responsePointer = pointer('paths', template, method, 'responses', String(answer.status));
         response = documented;
       }
     }
@@ -145,5 +148,13 @@ export class OpenApiValidator {
         problems.push(`header ${name} is sent but not documented for ${answer.status}`);
     }
     return problems;
+  }
+
+  /** Every disagreement between a request body and the schema the document gives it (`body` is one line for NDJSON). */
+  checkRequestBody(template: string, method: string, mediaType: string, body: unknown): string[] {
+    const at = pointer('paths', template, method.toLowerCase(), 'requestBody', 'content', mediaType, 'schema');
+    const validate = this.ajv.getSchema(`openapi#/${at}`);
+    if (!validate) return [`no request body schema for ${method} ${template} (${mediaType})`];
+    return validate(body) ? [] : (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
   }
 }

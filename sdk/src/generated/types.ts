@@ -828,7 +828,7 @@ export interface WebhookEvent {
 export interface SavedSearch {
   /**
    * Stable identifier.
-   * @example "ss_k3m9x2q7a4b8c5d6"
+   * @example "ss_k3m6x2q7a4b2c5d6"
    */
   id: string;
   /**
@@ -2610,7 +2610,7 @@ export interface SavedSearchesListResponse {
 export interface SavedSearchesGetPathParams {
   /**
    * Saved search identifier.
-   * @example "ss_k3m9x2q7a4b8c5d6"
+   * @example "ss_k3m6x2q7a4b2c5d6"
    */
   id: string;
 }
@@ -2636,7 +2636,7 @@ export interface SavedSearchesGetResponse {
 export interface SavedSearchesUpdatePathParams {
   /**
    * Saved search identifier.
-   * @example "ss_k3m9x2q7a4b8c5d6"
+   * @example "ss_k3m6x2q7a4b2c5d6"
    */
   id: string;
 }
@@ -2662,7 +2662,7 @@ export interface SavedSearchesUpdateResponse {
 export interface SavedSearchesDeletePathParams {
   /**
    * Saved search identifier.
-   * @example "ss_k3m9x2q7a4b8c5d6"
+   * @example "ss_k3m6x2q7a4b2c5d6"
    */
   id: string;
 }
@@ -2675,7 +2675,7 @@ export interface SavedSearchesDeleteResponse {
   data: {
     /**
      * The saved search deleted.
-     * @example "ss_k3m9x2q7a4b8c5d6"
+     * @example "ss_k3m6x2q7a4b2c5d6"
      */
     id: string;
     /**
@@ -2728,7 +2728,7 @@ export interface SavedSearchesListingsParams {
 export interface SavedSearchesListingsPathParams {
   /**
    * Saved search identifier.
-   * @example "ss_k3m9x2q7a4b8c5d6"
+   * @example "ss_k3m6x2q7a4b2c5d6"
    */
   id: string;
 }
