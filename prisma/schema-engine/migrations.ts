@@ -15,12 +15,14 @@ import { migrationAwareFactory, poolConfig } from './pg-adapter.js';
 export async function withSchemaEngine<T>(databaseUrl: string, run: (engine: SchemaEngine, schema: string) => Promise<T>): Promise<T> {
   const { SchemaEngine } = await loadBindings();
   const schema = await readFile(SCHEMA_PATH, 'utf8');
-  const adapter = bindMigrationAwareSqlAdapterFactory(migrationAwareFactory(poolConfig(databaseUrl)));
+  const factory = migrationAwareFactory(poolConfig(databaseUrl));
+  const adapter = bindMigrationAwareSqlAdapterFactory(factory);
   const engine = await SchemaEngine.new({ datamodels: [[SCHEMA_PATH, schema]] }, () => {}, adapter);
   try {
     return await run(engine, schema);
   } finally {
     engine.free();
+    await factory.disposeAll();
   }
 }
 

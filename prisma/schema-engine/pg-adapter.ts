@@ -110,14 +110,24 @@ function catalogSafeAdapter(config: PoolConfig) {
 
 /**
  * PrismaPg's own shadow database is dropped while its pool still holds a connection, so
- * `diff` fails; this one closes the pool first.
+ * `diff` fails; this one closes the pool first. The schema engine never closes the pools
+ * of the adapters it connects: `disposeAll` does, once it is freed, so no session of a
+ * migration outlives it (a database with one left cannot be copied or dropped at once).
  */
-export function migrationAwareFactory(config: PoolConfig): SqlMigrationAwareDriverAdapterFactory {
+export function migrationAwareFactory(config: PoolConfig): SqlMigrationAwareDriverAdapterFactory & { disposeAll(): Promise<void> } {
   const main = catalogSafeAdapter(config);
+  const opened: Array<{ dispose(): Promise<void> }> = [];
   return {
     provider: 'postgres',
     adapterName: main.adapterName,
-    connect: () => main.connect(),
+    async connect() {
+      const adapter = await main.connect();
+      opened.push(adapter);
+      return adapter;
+    },
+    async disposeAll() {
+      await Promise.all(opened.splice(0).map((a) => a.dispose().catch(() => {})));
+    },
     async connectToShadowDb() {
       const database = `mboa_shadow_${randomBytes(6).toString('hex')}`;
       const admin = new pg.Client(config);
