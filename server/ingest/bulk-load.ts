@@ -11,6 +11,7 @@
  * leaves the table and its indexes exactly as they were.
  */
 import type pg from 'pg';
+import { inTransaction } from '../platform/transaction.js';
 
 /** Loads of fewer rows than this gain too little to lock the table for. */
 export const BULK_MIN_ROWS = 100_000;
@@ -47,9 +48,7 @@ export async function withSecondaryIndexesRebuilt<T>(
   /** Indexes kept up to date during the load (the load reads through them). */
   keep: readonly string[] = [],
 ): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     await client.query("SET LOCAL maintenance_work_mem = '256MB'");
     // Taken first and explicitly, so that no reader slips in between the drops.
     await client.query('LOCK TABLE listings IN ACCESS EXCLUSIVE MODE');
@@ -60,14 +59,8 @@ export async function withSecondaryIndexesRebuilt<T>(
     const rebuildStart = performance.now();
     for (const index of indexes) await client.query(index.definition);
     onRebuilt?.((performance.now() - rebuildStart) / 1000);
-    await client.query('COMMIT');
     return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 function quoteIdent(name: string): string {

@@ -6,6 +6,7 @@
  * One transaction: readers see the old figures until the new ones are complete.
  */
 import type pg from 'pg';
+import { inTransaction } from '../platform/transaction.js';
 import { BEDROOMS_TOP } from '../../contract/bedrooms.js';
 import { TREND_MIN_SAMPLE } from '../../contract/schemas.js';
 import { refreshMarketHistory } from './market-history.js';
@@ -123,9 +124,7 @@ export async function refreshMarketFigures(pool: pg.Pool, now = new Date(), opts
   const end = now;
   const start = new Date(end.getTime() - TREND_DAYS * DAY_MS);
   const previousStart = new Date(start.getTime() - TREND_DAYS * DAY_MS);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [REFRESH_LOCK]);
     await client.query('DELETE FROM market_stats');
     await client.query(STATS_SQL, [now, BEDROOMS_TOP]);
@@ -134,13 +133,7 @@ export async function refreshMarketFigures(pool: pg.Pool, now = new Date(), opts
     await client.query('DELETE FROM places');
     await client.query(PLACES_SQL);
     await refreshMarketHistory(client, now, opts.fullHistory);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** When the figures were last computed, or null if never. */

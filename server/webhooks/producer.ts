@@ -15,6 +15,7 @@ import type { PlanName } from '../../contract/plans.js';
 import { takeDeliveries } from '../accounts/webhook-cap.js';
 import { PUBLIC_COLUMNS, type PublicRow, toListing } from '../domain/listing/public-row.js';
 import { randomId } from '../platform/ids.js';
+import { inTransaction } from '../platform/transaction.js';
 import { type Match, matchBatch, type SavedSearchRow } from './matching.js';
 
 /** Changes read per transaction. */
@@ -71,16 +72,11 @@ function changedFields(before: TListing, after: TListing): Partial<TListing> {
 
 /** Produces the events of up to one batch of changes; returns how many changes it took (0: none waiting). */
 export async function produceEvents(pool: pg.Pool, now = new Date(), match: Matcher = matchBatch): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const { rows: changes } = await client.query<Change>(
       `SELECT id::text AS id, listing_id, op FROM listing_changes ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
     );
-    if (changes.length === 0) {
-      await client.query('COMMIT');
-      return 0;
-    }
+    if (changes.length === 0) return 0;
     const changeIds = changes.map((c) => c.id);
     const { rows: endpoints } = await client.query<EndpointRow>(
       `SELECT w.id, w.account_id, a.plan, w.events, w.saved_searches FROM webhook_endpoints w JOIN accounts a ON a.id = w.account_id
@@ -88,14 +84,8 @@ export async function produceEvents(pool: pg.Pool, now = new Date(), match: Matc
     );
     if (endpoints.length > 0) await produce(client, changes, endpoints, now, match);
     await client.query('DELETE FROM listing_changes WHERE id = ANY($1::bigint[])', [changeIds]);
-    await client.query('COMMIT');
     return changes.length;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 async function produce(client: pg.PoolClient, changes: Change[], endpoints: EndpointRow[], now: Date, match: Matcher): Promise<void> {

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { PLANS, type PlanName } from '../../../contract/plans.js';
 import type { TSavedSearch } from '../../../contract/saved-searches.js';
 import { ApiError } from '../../platform/errors.js';
+import { inTransaction } from '../../platform/transaction.js';
 import { randomId } from '../../platform/ids.js';
 
 type DatasetName = TSavedSearch['dataset'];
@@ -45,9 +46,7 @@ export class SavedSearchStore {
     filters: Record<string, string>,
   ): Promise<TSavedSearch> {
     const max = PLANS[plan].maxSavedSearches;
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       // One creation at a time per account: two at once cannot both pass the count.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`saved_searches:${accountId}`]);
       const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM saved_searches WHERE account_id = $1', [accountId]);
@@ -61,14 +60,8 @@ export class SavedSearchStore {
         `INSERT INTO saved_searches (id, account_id, dataset, name, filters) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
         [randomId('ss'), accountId, dataset, name, JSON.stringify(filters)],
       );
-      await client.query('COMMIT');
       return toSavedSearch(inserted.rows[0]);
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async list(accountId: string, dataset: DatasetName): Promise<TSavedSearch[]> {

@@ -12,6 +12,7 @@ import { PLANS, type PlanName } from '../../../contract/plans.js';
 import { takeHeldDelivery } from '../../accounts/webhook-cap.js';
 import { ApiError } from '../../platform/errors.js';
 import { randomId } from '../../platform/ids.js';
+import { inTransaction } from '../../platform/transaction.js';
 import { PUBLIC_COLUMNS, type PublicRow, toListing } from '../../domain/listing/public-row.js';
 import { type DeliveryView, readDeliveries } from './delivery-log.js';
 
@@ -42,9 +43,7 @@ export class WebhookRequeue {
       `SELECT ${PUBLIC_COLUMNS} FROM sample.listings l WHERE l.status = 'active' ORDER BY l.id LIMIT 1`,
     );
     if (!listings[0]) throw new ApiError('unavailable', 'The public sample is not loaded: run the migrations (npm run db:migrate).');
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    const deliveryId = await inTransaction(this.pool, async (client) => {
       const { rows: seq } = await client.query<{ n: string }>(
         "SELECT nextval(pg_get_serial_sequence('webhook_events', 'sequence'))::text AS n",
       );
@@ -60,19 +59,14 @@ export class WebhookRequeue {
         `INSERT INTO webhook_events (id, sequence, type, dataset, body, created_at) VALUES ($1, $2::bigint, $3, 'sample', $4, $5)`,
         [event.id, seq[0].n, event.type, JSON.stringify(event), now],
       );
-      const deliveryId = randomId('whd');
+      const queued = randomId('whd');
       await client.query(
         'INSERT INTO webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $4)',
-        [deliveryId, id, event.id, now],
+        [queued, id, event.id, now],
       );
-      await client.query('COMMIT');
-      return (await readDeliveries(this.pool, id, { deliveryId, limit: 1 }))[0];
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+      return queued;
+    });
+    return (await readDeliveries(this.pool, id, { deliveryId, limit: 1 }))[0];
   }
 
   /**
@@ -83,9 +77,7 @@ export class WebhookRequeue {
    */
   async resend(accountId: string, dataset: TDataset, id: string, deliveryId: string, now = new Date()): Promise<DeliveryView> {
     await this.enabled(accountId, dataset, id);
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<{ status: string; plan: PlanName; created_at: Date }>(
         `SELECT d.status, a.plan, d.created_at FROM webhook_deliveries d
            JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN accounts a ON a.id = w.account_id
@@ -108,13 +100,7 @@ export class WebhookRequeue {
           WHERE id = $1 AND endpoint_id = $2 AND (lease_until IS NULL OR lease_until < $3)`,
         [deliveryId, id, now],
       );
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
     const [delivery] = await readDeliveries(this.pool, id, { deliveryId, limit: 1 });
     return delivery;
   }

@@ -9,6 +9,7 @@ import { PLANS, type PlanName } from '../../../contract/plans.js';
 import type { DATASETS } from '../../../contract/dataset.js';
 import type { EventType, TWebhookEndpoint } from '../../../contract/webhooks.js';
 import { ApiError } from '../../platform/errors.js';
+import { inTransaction } from '../../platform/transaction.js';
 import { randomId } from '../../platform/ids.js';
 import { readDeliveries } from './delivery-log.js';
 
@@ -56,9 +57,7 @@ export class WebhookEndpointStore {
 
   async create(accountId: string, plan: PlanName, dataset: TDataset, e: NewEndpoint): Promise<TWebhookEndpoint & { secret: string }> {
     const max = PLANS[plan].maxWebhookEndpoints;
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhook_endpoints:${accountId}`]);
       const count = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE account_id = $1', [
         accountId,
@@ -85,14 +84,8 @@ export class WebhookEndpointStore {
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
         [randomId('we'), accountId, dataset, e.url, [...new Set(e.events)], [...new Set(e.savedSearches)], secret],
       );
-      await client.query('COMMIT');
       return { ...toEndpoint(rows[0]), secret };
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async list(accountId: string, dataset: TDataset): Promise<TWebhookEndpoint[]> {
