@@ -74,7 +74,9 @@ export function run(command: string, args: string[], env: Record<string, string 
 function newest(dir: string): number {
   let latest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'generated' || entry.name === 'node_modules') continue;
+    // Build outputs among the sources (the explorer's bundle, which its tests rebuild) are
+    // not sources: counting them would rebuild dist/ mid-run under the files using it.
+    if (entry.name === 'generated' || entry.name === 'node_modules' || entry.name === 'dist') continue;
     const path = join(dir, entry.name);
     latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
   }
