@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS } from '../../contract/plans.js';
 import { takeDeliveries } from '../../server/accounts/webhook-cap.js';
 import { produceEvents } from '../../server/webhooks/producer.js';
+import { itOnServer } from '../helpers/requires.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { copyListing, send } from './helpers.js';
 
@@ -126,32 +127,35 @@ describe('the monthly cap of webhook deliveries', () => {
     expect(await counter(other.id)).toEqual({ deliveries: PRO_CAP, over_cap: 0 });
   });
 
-  it('is exact when two producers take deliveries of one account at once: the second waits, then gets what is left', async () => {
-    const account = await t.account('pro');
-    await used(account.id, PRO_CAP - 3);
-    const a = await pool.connect();
-    const b = await pool.connect();
-    try {
-      await a.query('BEGIN');
-      await b.query('BEGIN');
-      const first = await takeDeliveries(a, new Map([[account.id, { plan: 'pro', count: 2 }]]), new Date());
-      let secondDone = false;
-      const second = takeDeliveries(b, new Map([[account.id, { plan: 'pro', count: 2 }]]), new Date()).then((s) => {
-        secondDone = true;
-        return s;
-      });
-      // The second waits on the first's row lock until it commits.
-      await new Promise((r) => setTimeout(r, 300));
-      expect(secondDone).toBe(false);
-      await a.query('COMMIT');
-      const got = await second;
-      await b.query('COMMIT');
-      expect(first.get(account.id)!.allowed).toBe(2);
-      expect(got.get(account.id)!.allowed).toBe(1);
-      expect(await counter(account.id)).toEqual({ deliveries: PRO_CAP, over_cap: 1 });
-    } finally {
-      a.release();
-      b.release();
-    }
-  });
+  itOnServer('the embedded database serves one session, so two transactions cannot be open at once')(
+    'is exact when two producers take deliveries of one account at once: the second waits, then gets what is left',
+    async () => {
+      const account = await t.account('pro');
+      await used(account.id, PRO_CAP - 3);
+      const a = await pool.connect();
+      const b = await pool.connect();
+      try {
+        await a.query('BEGIN');
+        await b.query('BEGIN');
+        const first = await takeDeliveries(a, new Map([[account.id, { plan: 'pro', count: 2 }]]), new Date());
+        let secondDone = false;
+        const second = takeDeliveries(b, new Map([[account.id, { plan: 'pro', count: 2 }]]), new Date()).then((s) => {
+          secondDone = true;
+          return s;
+        });
+        // The second waits on the first's row lock until it commits.
+        await new Promise((r) => setTimeout(r, 300));
+        expect(secondDone).toBe(false);
+        await a.query('COMMIT');
+        const got = await second;
+        await b.query('COMMIT');
+        expect(first.get(account.id)!.allowed).toBe(2);
+        expect(got.get(account.id)!.allowed).toBe(1);
+        expect(await counter(account.id)).toEqual({ deliveries: PRO_CAP, over_cap: 1 });
+      } finally {
+        a.release();
+        b.release();
+      }
+    },
+  );
 });
