@@ -162,6 +162,17 @@ export class Admission {
     return this.stores.flush();
   }
 
+  /**
+   * Every call answered so far counted in PostgreSQL: the leases stopped now rather than
+   * when their period ends (they are taken again on demand), the counts on their way
+   * awaited (the background work), then Redis flushed.
+   */
+  async flushAll(): Promise<void> {
+    await this.leases.closeAll();
+    await this.options.background.settled();
+    await this.flushNow();
+  }
+
   async admit(caller: AdmissionCaller, endpoint: string, counted: boolean, now: Date): Promise<AdmissionResult> {
     const month = quotaCalendar(now).month;
     const holdId = `${this.holdPrefix}${(this.holdCounter++).toString(36)}`;

@@ -268,10 +268,9 @@ export async function createServer(options: ServerOptions): Promise<MboaServer> 
     metricsUrl: undefined,
     fitValuations: () => models.settled(),
     flushUsage: async () => {
-      // Calls answered a moment ago may still be on their way to being counted.
+      // Answered calls may still be on their way to being counted, or in an open lease.
       await drain.written();
-      await background.settled();
-      await admission.flushNow();
+      await admission.flushAll();
     },
     app,
     http,
