@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { run } from '../helpers/processes.js';
+import { run, type Running } from '../helpers/processes.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mboa-demo-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -34,6 +34,16 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Stops a demo as Ctrl-C would: npm hands the signal on to the server, so none is left
+ * behind (a SIGKILL to npm would orphan it); killed only if it does not exit.
+ */
+async function stopDemo(demo: { npm: Running }): Promise<void> {
+  if (demo.npm.child.exitCode !== null || demo.npm.child.signalCode !== null) return;
+  demo.npm.child.kill('SIGTERM');
+  await demo.npm.exited(15_000).catch(() => demo.npm.child.kill('SIGKILL'));
 }
 
 async function startDemo() {
@@ -81,10 +91,10 @@ it('serves the seeded demo with a key per plan, kept with its secrets across a r
       second.npm.child.kill('SIGINT');
       expect((await second.npm.exited()).code).toBe(0);
     } finally {
-      second.npm.child.kill('SIGKILL');
+      await stopDemo(second);
     }
   } finally {
-    first.npm.child.kill('SIGKILL');
+    await stopDemo(first);
   }
 }, 240_000);
 
@@ -132,6 +142,6 @@ it('refuses a key revoked, an account suspended and a plan changed from another 
     ).toBeLessThan(1_000);
   } finally {
     await db.end();
-    demo.npm.child.kill('SIGKILL');
+    await stopDemo(demo);
   }
 }, 240_000);
