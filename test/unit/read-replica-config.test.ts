@@ -1,12 +1,9 @@
 /** DATABASE_READ_URL and the replica settings, parsed like every setting (platform/config.ts). */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/platform/config.js';
+import { PRODUCTION_ENV } from './production-env.js';
 
-const production = {
-  DATABASE_URL: 'postgresql://u@primary:5432/mboa',
-  MBOA_CURSOR_SECRET: 'c'.repeat(32),
-  MBOA_DASHBOARD_SECRET: 'd'.repeat(32),
-};
+const production = PRODUCTION_ENV;
 
 describe('read replica settings', () => {
   it('reads one address or several, with a 10 s lag bound and a 2 s check by default', () => {

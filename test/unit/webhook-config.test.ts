@@ -1,12 +1,9 @@
 /** MBOA_WEBHOOKS_ALLOW_LOOPBACK, parsed like every setting (platform/config.ts), never read elsewhere. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/platform/config.js';
+import { PRODUCTION_ENV } from './production-env.js';
 
-const production = {
-  DATABASE_URL: 'postgresql://u@primary:5432/mboa',
-  MBOA_CURSOR_SECRET: 'c'.repeat(32),
-  MBOA_DASHBOARD_SECRET: 'd'.repeat(32),
-};
+const production = PRODUCTION_ENV;
 
 describe('loopback webhook receivers', () => {
   it('are refused in production unless MBOA_WEBHOOKS_ALLOW_LOOPBACK=1, and allowed in demo mode', () => {
