@@ -2,7 +2,9 @@
  * The baseline of the hot-path benchmark: a bare `node:http` + `pg` server that runs the
  * same SQL as Mboa with the same row mapping and JSON envelope (it calls the very same
  * query functions), and nothing else: no framework, no key, no plan, no rate limit, no
- * quota, no validation, no cache (search counts its total on every page 1). What Mboa's
+ * quota, no validation, no cache (search counts its total on every page 1, a history of
+ * an area is computed on every call). Valuations parse their query with the contract's
+ * schema (the subject's rules live there) and use a model fitted at start. What Mboa's
  * throughput is measured against.
  *
  *   DATABASE_URL=postgresql://… PORT=3999 node --import tsx bench/bare-server.ts
@@ -16,11 +18,18 @@ import { getListing } from '../server/api/listings/detail.js';
 import { effectiveFilters } from '../server/domain/listing/filters.js';
 import { searchListings } from '../server/api/listings/search.js';
 import { marketStats, marketTrends } from '../server/domain/market/query.js';
+import { marketHistory } from '../server/domain/market/history.js';
+import { fitModel } from '../server/domain/valuations/sql.js';
+import { valuation } from '../server/domain/valuations/valuation.js';
+import { HISTORY_DEFAULT_MONTHS, type THistoryQueryParsed } from '../contract/history.js';
+import { ZValuationQuery } from '../contract/valuations.js';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');
 const db = openDatabase(url, { max: Number(process.env.DB_POOL_MAX ?? 10) });
 const data = live(db.pool);
+// Fitted before the server listens, as Mboa fits its own before its valuations answer.
+const model = await fitModel(data);
 const cursors = new CursorCodec('bare-server-cursor-secret-0123456789');
 const meta = () => ({
   quota: { plan: 'enterprise', limit: null, used: 0, remaining: null, resets_at: '2026-12-01T00:00:00.000Z' },
@@ -105,6 +114,27 @@ const server = createServer((req, res) => {
       const query = { ...params, currency: 'XAF' as const };
       const rows = await marketTrends(data, query, effectiveFilters(query));
       return send(res, 200, { data: rows, meta: { total: rows.length, returned: rows.length, ...meta() } });
+    }
+    if (pathname === '/api/v1/market/history') {
+      const num = (name: string) => (searchParams.has(name) ? Number(searchParams.get(name)) : undefined);
+      const query = {
+        city: params.city,
+        neighborhood: params.neighborhood,
+        ...geoQuery(searchParams),
+        purpose: params.purpose,
+        type: params.type,
+        bedrooms: num('bedrooms'),
+        months: num('months') ?? HISTORY_DEFAULT_MONTHS,
+        currency: 'XAF',
+      } as THistoryQueryParsed;
+      const filters = effectiveFilters({ city: query.city, neighborhood: query.neighborhood, near: query.near, radius_m: query.radius_m });
+      const rows = await marketHistory(data, query, filters);
+      return send(res, 200, { data: rows, meta: { total: rows.length, returned: rows.length, ...meta() } });
+    }
+    if (pathname === '/api/v1/valuations') {
+      const q = ZValuationQuery.parse(params);
+      const body = await valuation(data, q, effectiveFilters({ city: q.city, neighborhood: q.neighborhood }), model);
+      return send(res, 200, { data: body, meta: meta() });
     }
     send(res, 404, { code: 'not_found' });
   };

@@ -68,6 +68,8 @@ const pathsFile = (name: string, paths: string[]) => {
   writeFileSync(file, `${paths.join('\n')}\n`);
   return file;
 };
+const AKWA = '4.0483,9.7043';
+const VALUATION = '/api/v1/valuations?city=Douala&neighborhood=Akwa&type=apartment&purpose=rent&bedrooms=2&bathrooms=1';
 const MIXES = [
   'city=Douala&purpose=sale&type=villa',
   'city=Douala&purpose=rent&type=apartment',
@@ -96,6 +98,32 @@ const CASES: Array<{ name: string; file: string; counted: boolean }> = [
   },
   { name: 'market stats, Douala sale', file: pathsFile('stats', ['/api/v1/market/stats?city=Douala&purpose=sale']), counted: true },
   { name: 'market trends, Douala sale', file: pathsFile('trends', ['/api/v1/market/trends?city=Douala&purpose=sale']), counted: true },
+  {
+    name: 'radius 2 km around Akwa, page 1, 50 rows',
+    file: pathsFile('radius', [`/api/v1/listings?near=${AKWA}&radius_m=2000&limit=50`]),
+    counted: true,
+  },
+  {
+    name: 'radius, sort=distance',
+    file: pathsFile('distance', [`/api/v1/listings?near=${AKWA}&radius_m=2000&sort=distance&limit=50`]),
+    counted: true,
+  },
+  {
+    name: 'bbox around Akwa, page 1, 50 rows',
+    file: pathsFile('bbox', ['/api/v1/listings?bbox=9.686,4.030,9.722,4.066&limit=50']),
+    counted: true,
+  },
+  {
+    name: 'history, Douala rent, 36 months',
+    file: pathsFile('history', ['/api/v1/market/history?city=Douala&purpose=rent&months=36']),
+    counted: true,
+  },
+  {
+    name: 'history of 1 km around Akwa, rent',
+    file: pathsFile('area', [`/api/v1/market/history?city=Douala&near=${AKWA}&radius_m=1000&purpose=rent`]),
+    counted: true,
+  },
+  { name: 'valuation, 2-bedroom flat to rent in Akwa', file: pathsFile('valuation', [VALUATION]), counted: true },
 ].filter((c) => !values.cases || values.cases.split(',').some((w) => c.name.startsWith(w)));
 
 const rss = (pid: number) => {
@@ -183,9 +211,27 @@ async function wrk(base: string, file: string, seconds: number, server: ChildPro
   };
 }
 
+/** Polls a valuation until it answers 200 (the server's model fitted), for up to two minutes. */
+async function waitValued(url: string): Promise<void> {
+  const until = Date.now() + 120_000;
+  for (;;) {
+    const status = await fetch(url, { headers: { 'X-API-Key': key } }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > until) throw new Error(`${url} still answers ${status} after two minutes`);
+    await new Promise((ok) => setTimeout(ok, 500));
+  }
+}
+
 try {
   await waitReady(`http://127.0.0.1:${mboaPort}/readyz`);
   await waitReady(`http://127.0.0.1:${barePort}/api/v1/ping`);
+  // Both fit their valuation model when they start (Mboa's valuations answer 503 until then).
+  if (CASES.some((c) => c.file.endsWith('valuation.txt'))) {
+    for (const port of [mboaPort, barePort]) await waitValued(`http://127.0.0.1:${port}${VALUATION}`);
+  }
   const idle = rss(mboa.pid!);
   const seconds = Number(values.duration);
   console.log(
