@@ -118,6 +118,7 @@ export class Admission {
       flusher: redis ? new UsageFlusher({ redis, pool, logger, keys }) : null,
       logger,
       onRedisLost: () => this.leases.drop(),
+      onRedisSlow: () => this.leases.endAll(),
     });
     this.leases = new Leases((w) => options.background.track(this.writeLease(w)));
     this.holdTtlMs = options.holdTtlMs ?? 120_000;

@@ -40,6 +40,12 @@ export interface FailoverOptions {
   logger: Logger;
   /** Told when a Redis command fails: what was taken from Redis ahead (leases) is lost. */
   onRedisLost: () => void;
+  /**
+   * Told instead when a command only timed out (a loaded machine: Redis, or this process's
+   * event loop, slow to answer): Redis keeps what it holds, so leases end and give back
+   * what they did not use, through Redis, rather than being written off.
+   */
+  onRedisSlow?: () => void;
 }
 
 export class Failover implements AdmissionStore {
@@ -131,9 +137,10 @@ export class Failover implements AdmissionStore {
     } else this.rateSeen.set(key, { window, calls });
   }
 
-  /** Counts an answered call where its slot is held; in PostgreSQL when that was Redis and Redis is away (the slot expires there). */
+  /** Counts an answered call where its slot is held; in PostgreSQL when that was Redis and Redis is unreachable (the slot expires there). */
   async count(call: AnsweredCall): Promise<number | null> {
-    if (call.store === 'redis' && this.redisInUse()) {
+    // Connected though left alone after a timeout: the slot is in Redis, and so is the count.
+    if (call.store === 'redis' && (this.redisInUse() || this.redis?.ready)) {
       try {
         return await this.redis!.count(call);
       } catch (err) {
@@ -184,7 +191,8 @@ export class Failover implements AdmissionStore {
    * lease's answered calls are counted in PostgreSQL, one by one.
    */
   async writeLease(w: LeaseWrite): Promise<number | null> {
-    if (!w.lost && this.redisInUse()) {
+    // Connected though left alone after a timeout: a lease's write is still Redis's to take.
+    if (!w.lost && (this.redisInUse() || this.redis?.ready)) {
       try {
         return await this.redis!.writeLease(w);
       } catch (err) {
@@ -228,7 +236,8 @@ export class Failover implements AdmissionStore {
 
   private failed(err: Error): void {
     this.options.logger.warn({ err: err.message }, 'redis command failed');
-    this.options.onRedisLost();
+    if (/command timed out/i.test(err.message) && this.options.onRedisSlow) this.options.onRedisSlow();
+    else this.options.onRedisLost();
     this.downUntil = Date.now() + REDIS_RETRY_MS;
     this.redisInUse();
   }

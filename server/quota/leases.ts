@@ -287,9 +287,14 @@ export class Leases {
     return writing;
   }
 
+  /** Stops every lease: they take no more calls, give back what they did not use and count theirs. */
+  endAll(): void {
+    for (const lease of [...this.leases.values()]) this.stop(lease);
+  }
+
   /** Stops every lease (a shutdown) and resolves once their writes are done. */
   async closeAll(): Promise<void> {
-    for (const lease of [...this.leases.values()]) this.stop(lease);
+    this.endAll();
     while (this.writing.size) await Promise.all([...this.writing]);
   }
 

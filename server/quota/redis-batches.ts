@@ -4,7 +4,8 @@
  * count, gathered per account and month into one count script. Each call gets its own
  * answer back, or the batch's error.
  */
-import { USED_TTL_SECONDS } from './redis-scripts.js';
+import { randomBytes } from 'node:crypto';
+import { doneKey, USED_TTL_SECONDS } from './redis-scripts.js';
 
 /** How many calls one script carries at most: a burst is sent as several, in one pipeline. */
 const SCRIPT_ENTRIES = 500;
@@ -121,6 +122,8 @@ export class CommitBatch {
         size += calls.length;
       }
     }
+    // Last, each script's own mark of being done: sent again after a timeout, it counts once.
+    for (const s of scripts) s.keys.push(doneKey(randomBytes(9).toString('base64url'), 'commit'));
     return scripts;
   }
 }

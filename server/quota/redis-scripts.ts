@@ -122,13 +122,30 @@ return out
 `;
 
 /**
+ * How long a counting script's mark of being done is kept. A script whose answer did
+ * not come (a command timeout under load: Redis may well have run it) is sent again, as it
+ * was, for a few seconds (redis-store.ts, RESEND_WAITS_MS): the mark makes it count once.
+ */
+const DONE_TTL_MS = 60_000;
+
+/** The key that marks one counting script done: unique per script sent. */
+export function doneKey(accountTag: string, id: string): string {
+  return `mboa:done:{${accountTag}}:${id}`;
+}
+
+/**
  * What a lease writes (leases.ts, LeaseWrite): frees its slots `{ARGV[1]}:{j}` for j in
  * [ARGV[2], ARGV[3]) (at most MAX_LEASE), counts its ARGV[4] calls answered (the month's
  * count, whose TTL is ARGV[7], and the breakdown: field and calls from ARGV[8] on), gives
  * back ARGV[5] calls of the window it did not make, and takes its size ARGV[6] off the
  * window's leased calls. Returns the month's count once its calls are in, -1 when none.
+ * KEYS[5] marks the write done (see DONE_TTL_MS): sent again, it changes nothing.
  */
 const LEASE_WRITE = `
+if redis.call('SET', KEYS[5], '1', 'NX', 'PX', ${DONE_TTL_MS}) == false then
+  if tonumber(ARGV[4]) > 0 then return tonumber(redis.call('GET', KEYS[1]) or '-1') end
+  return -1
+end
 local holds = {}
 for j = tonumber(ARGV[2]), tonumber(ARGV[3]) - 1 do holds[#holds + 1] = ARGV[1] .. ':' .. j end
 if #holds > 0 then redis.call('ZREM', KEYS[2], unpack(holds)) end
@@ -163,12 +180,18 @@ return calls
  * Counts a batch of answered calls, one entry per account and month (KEYS[3g+1..3g+3]):
  * its ARGV are the number of slots to free, of breakdown fields and of calls, the TTL of
  * the month's count, then the slots, then each field with its calls. Result g is the
- * month's count once the entry's calls are in it.
+ * month's count once the entry's calls are in it. The last key marks the script done (see
+ * DONE_TTL_MS): sent again, it only reads the months' counts.
  */
 const COMMIT = `
+local groups = (#KEYS - 1) / 3
 local out = {}
+if redis.call('SET', KEYS[#KEYS], '1', 'NX', 'PX', ${DONE_TTL_MS}) == false then
+  for g = 0, groups - 1 do out[g + 1] = tonumber(redis.call('GET', KEYS[g * 3 + 1]) or '0') end
+  return out
+end
 local a = 1
-for g = 0, #KEYS / 3 - 1 do
+for g = 0, groups - 1 do
   local k = g * 3
   local holds, fields, calls = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   local ttl = ARGV[a + 3]
@@ -193,7 +216,14 @@ export type AdmissionRedis = Redis & {
   mboaAdmit(numberOfKeys: number, ...args: Array<string | number>): Promise<number[]>;
   mboaCommit(numberOfKeys: number, ...args: Array<string | number>): Promise<number[]>;
   mboaMirror(key: string): Promise<number>;
-  mboaLeaseWrite(used: string, holds: string, window: string, pending: string, ...args: Array<string | number>): Promise<number>;
+  mboaLeaseWrite(
+    used: string,
+    holds: string,
+    window: string,
+    pending: string,
+    done: string,
+    ...args: Array<string | number>
+  ): Promise<number>;
   mboaRaise(key: string, calls: number, ttlMs: number): Promise<number>;
 };
 
@@ -203,7 +233,7 @@ export function withScripts(redis: Redis): AdmissionRedis {
     redis.defineCommand('mboaAdmit', { lua: ADMIT });
     redis.defineCommand('mboaCommit', { lua: COMMIT });
     redis.defineCommand('mboaMirror', { numberOfKeys: 1, lua: MIRROR });
-    redis.defineCommand('mboaLeaseWrite', { numberOfKeys: 4, lua: LEASE_WRITE });
+    redis.defineCommand('mboaLeaseWrite', { numberOfKeys: 5, lua: LEASE_WRITE });
     redis.defineCommand('mboaRaise', { numberOfKeys: 1, lua: RAISE });
   }
   return redis as AdmissionRedis;

@@ -16,7 +16,7 @@
 import type { Redis } from 'ioredis';
 import type { LeaseWrite } from './leases.js';
 import { CommitBatch, type Script, ScriptBatch } from './redis-batches.js';
-import { type AdmissionRedis, USED_TTL_SECONDS, withScripts } from './redis-scripts.js';
+import { type AdmissionRedis, doneKey, USED_TTL_SECONDS, withScripts } from './redis-scripts.js';
 import {
   type AdmissionStore,
   type AdmitAnswer,
@@ -35,6 +35,17 @@ import { breakdownField, type UsageKeys } from './usage-keys.js';
  * gone). Under load it goes sooner, in the same write as the next admissions.
  */
 const COMMIT_WAIT_MS = 5;
+
+/**
+ * The waits before a counting script whose answer did not come is sent again (a command
+ * timeout under load, a connection dropped after sending: Redis may have run it). Each
+ * carries its own mark of being done (redis-scripts.ts), so sent again it counts once.
+ * After the last, the calls are counted in PostgreSQL (failover.ts): Redis was unreachable
+ * for all of them, and only if it had run the script and then kept its data through that
+ * would the calls be counted twice.
+ */
+const RESEND_WAITS_MS = [100, 400, 1_000];
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 export class RedisStore implements AdmissionStore {
   private readonly redis: AdmissionRedis;
@@ -79,24 +90,51 @@ export class RedisStore implements AdmissionStore {
     try {
       if (scripts.length === 1) {
         const [script] = scripts;
-        this.redis[script.command](script.keys.length, ...script.keys, ...script.args).then(script.deliver, script.fail);
+        this.redis[script.command](script.keys.length, ...script.keys, ...script.args).then(script.deliver, (err: Error) =>
+          this.failed(script, err),
+        );
         return;
       }
       if (scripts.length === 0) return;
       const pipeline = this.redis.pipeline() as ReturnType<Redis['pipeline']> &
         Record<Script['command'], (...args: Array<string | number>) => unknown>;
       for (const script of scripts) pipeline[script.command](script.keys.length, ...script.keys, ...script.args);
-      pipeline.exec().then((replies) => {
-        scripts.forEach((script, i) => {
-          const [err, results] = replies?.[i] ?? [new Error('no answer')];
-          if (err) script.fail(err);
-          else script.deliver(results as number[]);
-        });
-      }, fail);
+      pipeline.exec().then(
+        (replies) => {
+          scripts.forEach((script, i) => {
+            const [err, results] = replies?.[i] ?? [new Error('no answer')];
+            if (err) this.failed(script, err);
+            else script.deliver(results as number[]);
+          });
+        },
+        (err: Error) => scripts.forEach((script) => this.failed(script, err)),
+      );
     } catch (err) {
       // Never left waiting: a call whose admission or count could not be sent hears so.
       fail(err as Error);
     }
+  }
+
+  /** A script that got no answer: an admission fails at once (its call falls back), a count is sent again. */
+  private failed(script: Script, err: Error): void {
+    if (script.command !== 'mboaCommit') return script.fail(err);
+    void this.resend(() => this.redis.mboaCommit(script.keys.length, ...script.keys, ...script.args), err).then(
+      script.deliver,
+      script.fail,
+    );
+  }
+
+  /** Sends a counting script again after each of RESEND_WAITS_MS until it answers; else fails with the last error. */
+  private async resend<T>(send: () => Promise<T>, err: Error): Promise<T> {
+    for (const wait of RESEND_WAITS_MS) {
+      await sleep(wait);
+      try {
+        return await send();
+      } catch (again) {
+        err = again as Error;
+      }
+    }
+    throw err;
   }
 
   private schedule(when: 'now' | 'later'): void {
@@ -181,20 +219,24 @@ export class RedisStore implements AdmissionStore {
     const [used, holds, window] = this.keys(w.accountId, w.month, w.windowMs, w.rateScope);
     const calls = w.answered.reduce((n, a) => n + a.calls, 0);
     const fields = w.answered.flatMap((a) => [a.field, a.calls]);
-    const counted = await this.redis.mboaLeaseWrite(
-      used,
-      holds,
-      window,
-      this.usage.pending,
-      w.holdPrefix,
-      w.fromSlot,
-      w.toSlot,
-      calls,
-      w.unusedCalls,
-      w.leasedSize,
-      USED_TTL_SECONDS,
-      ...fields,
-    );
+    const done = doneKey(w.accountId, `${w.holdPrefix}:${w.fromSlot}`);
+    const send = () =>
+      this.redis.mboaLeaseWrite(
+        used,
+        holds,
+        window,
+        this.usage.pending,
+        done,
+        w.holdPrefix,
+        w.fromSlot,
+        w.toSlot,
+        calls,
+        w.unusedCalls,
+        w.leasedSize,
+        USED_TTL_SECONDS,
+        ...fields,
+      );
+    const counted = await send().catch((err: Error) => this.resend(send, err));
     return counted < 0 ? null : counted;
   }
 }
