@@ -80,7 +80,7 @@ export async function produceEvents(pool: pg.Pool, now = new Date(), match: Matc
     const changeIds = changes.map((c) => c.id);
     const { rows: endpoints } = await client.query<EndpointRow>(
       `SELECT w.id, w.account_id, a.plan, w.events, w.saved_searches FROM webhook_endpoints w JOIN accounts a ON a.id = w.account_id
-        WHERE w.dataset = 'live' AND w.disabled_at IS NULL`,
+        WHERE w.dataset = 'live' AND w.disabled_at IS NULL ORDER BY w.created_at, w.id`,
     );
     if (endpoints.length > 0) await produce(client, changes, endpoints, now, match);
     await client.query('DELETE FROM listing_changes WHERE id = ANY($1::bigint[])', [changeIds]);

@@ -77,11 +77,14 @@ describe('the monthly cap of webhook deliveries', () => {
   it('queues deliveries up to the cap, in event order, and keeps the rest unsent as over_cap', async () => {
     pro = await t.account('pro');
     hooks = [await endpoint(pro.key), await endpoint(pro.key)];
+    // The first is the older by a second, whatever the clock's resolution: it gets an event's last room.
+    await pool.query(`UPDATE webhook_endpoints SET created_at = created_at - interval '1 second' WHERE id = $1`, [hooks[0]]);
     await used(pro.id, PRO_CAP - 3);
     await newListings(3);
 
     const rows = await statuses(hooks);
-    // Three events to two endpoints: the first three deliveries fill the cap.
+    // Three events to two endpoints: the first three deliveries fill the cap (the second event's
+    // last room going to the older endpoint).
     expect(rows.map((r) => r.status)).toEqual(['pending', 'pending', 'pending', 'over_cap', 'over_cap', 'over_cap']);
     expect(await counter(pro.id)).toEqual({ deliveries: PRO_CAP, over_cap: 3 });
     // Listed as such in the endpoint's log.
