@@ -52,6 +52,15 @@ function holdRedisBusy(ms: number): Promise<unknown> {
   return redis.eval(lua, 0);
 }
 
+/** Runs `fn` while Redis is held busy for 600 ms (begun 20 ms before it), and waits for both. */
+async function whileRedisBusy<T>(fn: () => Promise<T>): Promise<T> {
+  const busy = holdRedisBusy(600);
+  await new Promise((ok) => setTimeout(ok, 20));
+  const result = await fn();
+  await busy;
+  return result;
+}
+
 const counted = async (accountId: string) => Number(await redis.get(`mboa:q:{${accountId}}:${MONTH}`));
 const pending = async (accountId: string, keyId: string) =>
   Number(await redis.hget(keys.pending, breakdownField(accountId, DAY, 'listings.search', keyId)));
@@ -60,18 +69,17 @@ describe('a count whose answer came after the command timeout', () => {
   it('is sent again and counted once (a call)', async () => {
     const store = new RedisStore(slow, keys);
     const accountId = randomId('acct');
-    const busy = holdRedisBusy(600);
-    await new Promise((ok) => setTimeout(ok, 20));
-    const used = await store.count({
-      store: 'redis',
-      holdId: null,
-      accountId,
-      keyId: 'key_t',
-      endpoint: 'listings.search',
-      month: MONTH,
-      day: DAY,
-    });
-    await busy;
+    const used = await whileRedisBusy(() =>
+      store.count({
+        store: 'redis',
+        holdId: null,
+        accountId,
+        keyId: 'key_t',
+        endpoint: 'listings.search',
+        month: MONTH,
+        day: DAY,
+      }),
+    );
     expect(used).toBe(1);
     expect(await counted(accountId)).toBe(1);
     expect(await pending(accountId, 'key_t')).toBe(1);
@@ -81,23 +89,22 @@ describe('a count whose answer came after the command timeout', () => {
     const store = new RedisStore(slow, keys);
     const accountId = randomId('acct');
     const field = breakdownField(accountId, DAY, 'listings.search', 'key_l');
-    const busy = holdRedisBusy(600);
-    await new Promise((ok) => setTimeout(ok, 20));
-    const used = await store.writeLease({
-      accountId,
-      rateScope: 'live',
-      month: MONTH,
-      windowMs: 0,
-      holdPrefix: `h_${randomId('t')}`,
-      fromSlot: 0,
-      toSlot: 5,
-      answered: [{ field, day: DAY, endpoint: 'listings.search', keyId: 'key_l', calls: 5 }],
-      unusedCalls: 0,
-      leasedSize: 0,
-      limit: null,
-      lost: false,
-    });
-    await busy;
+    const used = await whileRedisBusy(() =>
+      store.writeLease({
+        accountId,
+        rateScope: 'live',
+        month: MONTH,
+        windowMs: 0,
+        holdPrefix: `h_${randomId('t')}`,
+        fromSlot: 0,
+        toSlot: 5,
+        answered: [{ field, day: DAY, endpoint: 'listings.search', keyId: 'key_l', calls: 5 }],
+        unusedCalls: 0,
+        leasedSize: 0,
+        limit: null,
+        lost: false,
+      }),
+    );
     expect(used).toBe(5);
     expect(await counted(accountId)).toBe(5);
     expect(await pending(accountId, 'key_l')).toBe(5);
@@ -114,10 +121,9 @@ describe('a count whose answer came after the command timeout', () => {
       logger: createLogger('silent'),
       onRedisLost: () => {},
     });
-    const busy = holdRedisBusy(600);
-    await new Promise((ok) => setTimeout(ok, 20));
-    await failover.count({ store: 'redis', holdId: null, accountId, keyId: 'key_f', endpoint: 'listings.search', month: MONTH, day: DAY });
-    await busy;
+    await whileRedisBusy(() =>
+      failover.count({ store: 'redis', holdId: null, accountId, keyId: 'key_f', endpoint: 'listings.search', month: MONTH, day: DAY }),
+    );
     await flusher.flush();
     const { rows } = await db.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1 AND month = $2::date', [
       accountId,
@@ -149,15 +155,14 @@ describe('a count whose answer came after the command timeout', () => {
       }
       expect(admission.leasedCalls).toBeGreaterThan(0);
       // Another account's admission times out while Redis is busy.
-      const busy = holdRedisBusy(600);
-      await new Promise((ok) => setTimeout(ok, 20));
-      const late = await admission.admit(
-        { accountId: other.account.id, keyId: 'key_o', monthlyQuota: 10_000, ratePerMinute: 100_000 },
-        'listings.search',
-        true,
-        new Date(),
+      const late = await whileRedisBusy(() =>
+        admission.admit(
+          { accountId: other.account.id, keyId: 'key_o', monthlyQuota: 10_000, ratePerMinute: 100_000 },
+          'listings.search',
+          true,
+          new Date(),
+        ),
       );
-      await busy;
       await Promise.all(tickets.map((t) => admission.settle(t, true)));
       if (late.ticket) await admission.settle(late.ticket, false);
       await admission.stop();
