@@ -17,7 +17,7 @@ import { requestBody } from './openapi/request-body.js';
 import { errorResponseComponents, errorResponseRefs, HEADERS, successHeaders } from './openapi/responses.js';
 import { codeSamples, samplesMarkdown } from './openapi/samples.js';
 import { listParamValues } from './params.js';
-import { NEIGHBOURHOODS_BY_CITY } from './places.js';
+import { NEIGHBORHOODS_BY_CITY } from './places.js';
 import { PLANS } from './plans.js';
 import { contract, type RouteMetadata } from './router.js';
 import { ZSavedSearch } from './saved-searches.js';
@@ -226,6 +226,6 @@ export function buildOpenApiDocument(options: { version: string; serverUrl?: str
       headers: HEADERS,
     },
     externalDocs: { description: 'Error codes', url: ERROR_TYPE_BASE },
-    'x-mboa-places': NEIGHBOURHOODS_BY_CITY,
+    'x-mboa-places': NEIGHBORHOODS_BY_CITY,
   };
 }

@@ -9,7 +9,7 @@
 
 export type Tier = 1 | 2 | 3;
 
-export interface Neighbourhood {
+export interface Neighborhood {
   name: string;
   tier: Tier;
 }
@@ -24,10 +24,10 @@ export interface City {
   rentLevel: number;
   /** Share of English titles: the North-West and South-West regions write in English. */
   english: number;
-  neighbourhoods: Neighbourhood[];
+  neighborhoods: Neighborhood[];
 }
 
-const n = (tier: Tier, ...names: string[]): Neighbourhood[] => names.map((name) => ({ name, tier }));
+const n = (tier: Tier, ...names: string[]): Neighborhood[] => names.map((name) => ({ name, tier }));
 
 export const CITIES: readonly City[] = [
   {
@@ -36,7 +36,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 1,
     rentLevel: 1,
     english: 0.1,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'Bonapriso', 'Bonanjo', 'Akwa', 'Bali'),
       ...n(2, 'Deïdo', 'Bonamoussadi', 'Makepe', 'Kotto', 'Logpom', 'Cité des Palmiers', 'Ndogbong', 'Bessengue'),
       ...n(3, 'Japoma', 'PK14', 'Yassa', 'Bonabéri', 'New Bell', 'Ndokotti', 'Logbaba', 'Bépanda', 'Nyalla', 'Village', 'Mboppi'),
@@ -48,7 +48,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.95,
     rentLevel: 1,
     english: 0.1,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'Bastos', 'Golf', 'Santa Barbara', 'Quartier du Lac'),
       ...n(2, 'Omnisport', 'Nlongkak', 'Essos', 'Biyem-Assi', 'Etoudi', 'Ngousso', 'Tsinga', 'Elig-Essono', 'Mfandena'),
       ...n(3, 'Mvan', 'Odza', 'Mendong', 'Mvog-Mbi', 'Ekounou', 'Nkolbisson', 'Emana', 'Simbock', 'Mimboman', 'Nsimeyong'),
@@ -60,7 +60,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.4,
     rentLevel: 0.45,
     english: 0.05,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'Tamdja'),
       ...n(2, 'Banengo', 'Tyo-Ville', 'Kouogouo'),
       ...n(3, 'Djeleng', 'Kamkop', 'Famla', 'Ndiangdam', 'Houkaha'),
@@ -72,7 +72,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.35,
     rentLevel: 0.42,
     english: 0.05,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'Plateau'),
       ...n(2, 'Roumdé Adjia', 'Poumpoumré', 'Marouaré'),
       ...n(3, 'Yelwa', 'Lopéré', 'Djamboutou', 'Foulbéré', 'Kollere'),
@@ -84,7 +84,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.38,
     rentLevel: 0.45,
     english: 0.85,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'Up Station'),
       ...n(2, 'Commercial Avenue', 'Nkwen', 'Mankon', 'Foncha Street'),
       ...n(3, 'Ntarikon', 'Old Town', 'Mile 4 Nkwen', 'Cow Street', 'Azire', 'Ntamulung'),
@@ -96,7 +96,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.5,
     rentLevel: 0.6,
     english: 0.85,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'GRA', 'Clerks Quarters'),
       ...n(2, 'Molyko', 'Great Soppo', 'Small Soppo', 'Bonduma', 'Check Point'),
       ...n(3, 'Buea Town', 'Bokwango', 'Mile 16', 'Bomaka', 'Muea'),
@@ -108,7 +108,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.55,
     rentLevel: 0.6,
     english: 0.85,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'GRA', 'Man-O-War Bay'),
       ...n(2, 'Down Beach', 'Bota', 'Church Street'),
       ...n(3, 'Mile 4', 'New Town', 'Mabeta', 'Mile 2', 'Ngeme'),
@@ -120,7 +120,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.6,
     rentLevel: 0.65,
     english: 0.05,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'Lobé', 'Grand Batanga'),
       ...n(2, 'Mpalla', 'Londji', 'Ngoyé', 'Bwambé'),
       ...n(3, 'Dombé', 'Afan Mabé', 'Mokolo', 'Talla'),
@@ -132,7 +132,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.3,
     rentLevel: 0.38,
     english: 0.03,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'Domayo'),
       ...n(2, 'Pitoaré', 'Djarengol'),
       ...n(3, 'Kakataré', 'Dougoï', 'Palar', 'Founangué', 'Hardé', 'Zokok'),
@@ -144,7 +144,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.32,
     rentLevel: 0.4,
     english: 0.03,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'Joli Soir'),
       ...n(2, 'Baladji', 'Mbideng', 'Onaref'),
       ...n(3, 'Sabongari', 'Burkina', 'Bamyanga', 'Dang', 'Gadamabanga'),
@@ -156,7 +156,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.28,
     rentLevel: 0.38,
     english: 0.03,
-    neighbourhoods: [
+    neighborhoods: [
       ...n(1, 'Centre Administratif'),
       ...n(2, 'Enia', 'Nkolbikon'),
       ...n(3, 'Tigaza', 'Kpokolota', 'Mokolo', 'Ndemba', 'Monou'),
@@ -168,7 +168,7 @@ export const CITIES: readonly City[] = [
     saleLevel: 0.3,
     rentLevel: 0.4,
     english: 0.03,
-    neighbourhoods: [...n(1, 'Mekalat'), ...n(2, 'Angalé', "Nko'ovos"), ...n(3, 'Nkoetyé', 'Abang', 'Ebolowa Si', 'New Bell')],
+    neighborhoods: [...n(1, 'Mekalat'), ...n(2, 'Angalé', "Nko'ovos"), ...n(3, 'Nkoetyé', 'Abang', 'Ebolowa Si', 'New Bell')],
   },
 ];
 
@@ -176,6 +176,6 @@ export const CITIES: readonly City[] = [
 export const CITY_NAMES: readonly string[] = CITIES.map((c) => c.name);
 
 /** Each catalog city's neighbourhood names, in their usual spelling. */
-export const NEIGHBOURHOODS_BY_CITY: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  CITIES.map((c) => [c.name, c.neighbourhoods.map((n) => n.name)]),
+export const NEIGHBORHOODS_BY_CITY: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  CITIES.map((c) => [c.name, c.neighborhoods.map((n) => n.name)]),
 );

@@ -15,15 +15,15 @@ const args = flags(
   `
 Median rent now and a year ago, per quarter.
 
-  --city NAME       the city (default Douala)
-  --quarters LIST   quarters, separated by commas (default: Douala's best-known ones)
-  --type TYPE       property type (default apartment)
-  --bedrooms N      bedrooms, 0 to 5 (5: 5 or more; default 2)
-  --csv FILE        also save the city's 24 months as CSV
+  --city NAME           the city (default Douala)
+  --neighborhoods LIST  neighborhoods, separated by commas (default: Douala's best-known ones)
+  --type TYPE           property type (default apartment)
+  --bedrooms N          bedrooms, 0 to 5 (5: 5 or more; default 2)
+  --csv FILE            also save the city's 24 months as CSV
 `,
   {
     city: { type: 'string', default: 'Douala' },
-    quarters: {
+    neighborhoods: {
       type: 'string',
       default: 'Bonapriso,Bonanjo,Akwa,Bali,Deïdo,Bonamoussadi,Makepe,Kotto,Logpom,Cité des Palmiers,Ndogbong,Bonabéri,Japoma,PK14',
     },
@@ -46,12 +46,12 @@ run(async () => {
   };
   const rows: string[][] = [];
   let month = '';
-  for (const quarter of args.quarters.split(',').map((q) => q.trim())) {
-    const { data } = await mboa.market.history({ ...series, neighborhood: quarter });
+  for (const neighborhood of args.neighborhoods.split(',').map((q) => q.trim())) {
+    const { data } = await mboa.market.history({ ...series, neighborhood });
     const [yearAgo, now] = [data[0]!, data[data.length - 1]!];
     month = now.month;
     rows.push([
-      now.neighborhood ?? quarter,
+      now.neighborhood ?? neighborhood,
       xaf(now.median_price),
       String(now.sample_size),
       xaf(yearAgo.median_price),

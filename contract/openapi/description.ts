@@ -23,7 +23,7 @@ function errorsTable(): string {
 
 /** Every catalog city with its neighbourhoods: the places the API knows out of the box. */
 export function placesTable(): string {
-  const rows = CITIES.map((c) => `| ${c.name} | ${c.neighbourhoods.map((n) => n.name).join(', ')} |`);
+  const rows = CITIES.map((c) => `| ${c.name} | ${c.neighborhoods.map((n) => n.name).join(', ')} |`);
   return ['| City | Neighbourhoods |', '|---|---|', ...rows].join('\n');
 }
 

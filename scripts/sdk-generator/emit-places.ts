@@ -4,7 +4,7 @@
  * `neighborhood` parameters; any other spelling still type-checks, since the API matches
  * places without regard to case or accents and also knows places its feeds bring.
  */
-import { CITY_NAMES, NEIGHBOURHOODS_BY_CITY } from '../../contract/places.js';
+import { CITY_NAMES, NEIGHBORHOODS_BY_CITY } from '../../contract/places.js';
 import { GENERATED_HEADER } from './emit-types.js';
 import { jsDoc } from './jsdoc.js';
 
@@ -12,7 +12,7 @@ const union = (names: readonly string[]) => (names.length ? names.map((n) => JSO
 
 export function placesSource(
   cities: readonly string[] = CITY_NAMES,
-  neighborhoodsByCity: Readonly<Record<string, readonly string[]>> = NEIGHBOURHOODS_BY_CITY,
+  neighborhoodsByCity: Readonly<Record<string, readonly string[]>> = NEIGHBORHOODS_BY_CITY,
 ): string {
   const out = [
     GENERATED_HEADER,

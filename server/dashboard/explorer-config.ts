@@ -24,7 +24,7 @@ export interface ExplorerCity {
   name: string;
   bounds: { south: number; west: number; north: number; east: number };
   /** Its quarters (not sub-quarters), each `[name, lat, lng]` at the gazetteer's centroid. */
-  quarters: Array<[string, number, number]>;
+  neighborhoods: Array<[string, number, number]>;
 }
 
 export interface ExplorerView {
@@ -68,11 +68,11 @@ function gazetteerCities(): ExplorerCity[] {
   for (const name of CITY_NAMES) {
     const city = GAZETTEER.get(matchKey(name));
     if (!city) continue;
-    const quarters = new Map<string, [string, number, number]>();
+    const neighborhoods = new Map<string, [string, number, number]>();
     for (const q of city.byName.values()) {
-      if (q.name === q.quarter && !quarters.has(q.key)) quarters.set(q.key, [q.name, q.point.lat, q.point.lng]);
+      if (q.name === q.neighborhood && !neighborhoods.has(q.key)) neighborhoods.set(q.key, [q.name, q.point.lat, q.point.lng]);
     }
-    cities.push({ name: city.name, bounds: city.bounds, quarters: [...quarters.values()] });
+    cities.push({ name: city.name, bounds: city.bounds, neighborhoods: [...neighborhoods.values()] });
   }
   return cities;
 }

@@ -105,7 +105,7 @@ export interface Contact {
   street_address: string;
 }
 
-export function contactOf(rng: Random, neighbourhood: string, city: string, english: boolean): Contact {
+export function contactOf(rng: Random, neighborhood: string, city: string, english: boolean): Contact {
   const first = rng.pick(FIRST);
   const last = rng.pick(LAST);
   const agency = rng.chance(0.35) ? rng.pick(AGENCIES) : null;
@@ -117,10 +117,10 @@ export function contactOf(rng: Random, neighbourhood: string, city: string, engl
     : `${FIRST_ASCII.get(first)}.${LAST_ASCII.get(last)}${rng.int(1, 999)}@${domain}`;
   const street_address = english
     ? rng.chance(0.5)
-      ? `${rng.pick(['Behind', 'Opposite', 'Near'])} ${rng.pick(LANDMARKS_EN)}, ${neighbourhood}, ${city}`
-      : `${rng.int(1, 250)} ${rng.pick(['Hospital Road', 'Church Street', 'Market Street', 'Station Road', 'Main Street'])}, ${neighbourhood}, ${city}`
+      ? `${rng.pick(['Behind', 'Opposite', 'Near'])} ${rng.pick(LANDMARKS_EN)}, ${neighborhood}, ${city}`
+      : `${rng.int(1, 250)} ${rng.pick(['Hospital Road', 'Church Street', 'Market Street', 'Station Road', 'Main Street'])}, ${neighborhood}, ${city}`
     : rng.chance(0.5)
-      ? `${rng.pick(DIRECTIONS_FR)}, ${neighbourhood}, ${city}`
-      : `Rue ${rng.int(1, 3)}.${String(rng.int(1, 999)).padStart(3, '0')}, ${neighbourhood}, ${city}`;
+      ? `${rng.pick(DIRECTIONS_FR)}, ${neighborhood}, ${city}`
+      : `Rue ${rng.int(1, 3)}.${String(rng.int(1, 999)).padStart(3, '0')}, ${neighborhood}, ${city}`;
   return { contact_name, contact_phone, contact_email, street_address };
 }

@@ -20,14 +20,14 @@
  *   built property titled 35 %, in progress 5 %, untitled 10 %, unsaid 50 %.
  */
 import type { City } from '../../contract/places.js';
-import { GAZETTEER, type GazetteerCity, type Point, resolveQuarter } from '../domain/places/gazetteer.js';
+import { GAZETTEER, type GazetteerCity, type Point, resolveNeighborhood } from '../domain/places/gazetteer.js';
 import { matchKey } from '../platform/text.js';
 import type { PropertyType, Purpose } from './kinds.js';
 import type { LandTitle } from './price-model.js';
 import { type Random, weightedTable } from './random.js';
 
 /** Share of rows whose quarter is written as the catalog writes it, another way, as a sub-quarter, unknown. */
-export const QUARTER_SPELLING = { catalog: 0.7, other_spelling: 0.16, sub_quarter: 0.12, unknown: 0.02 } as const;
+export const NEIGHBORHOOD_SPELLING = { catalog: 0.7, other_spelling: 0.16, sub_neighborhood: 0.12, unknown: 0.02 } as const;
 export const OWN_POINT = 0.25;
 export const NO_TITLE = 0.15;
 export const CONTACT_SHARES = { contact_phone: 0.85, contact_name: 0.5, contact_email: 0.2, street_address: 0.1 } as const;
@@ -62,17 +62,17 @@ function derivedSpellings(name: string): string[] {
   return [...out];
 }
 
-function spellingsOf(city: GazetteerCity, quarter: string): Spellings {
-  const cacheKey = `${city.key}\u0000${quarter}`;
+function spellingsOf(city: GazetteerCity, neighborhood: string): Spellings {
+  const cacheKey = `${city.key}\u0000${neighborhood}`;
   let s = spellingCache.get(cacheKey);
   if (s) return s;
-  const others = derivedSpellings(quarter);
+  const others = derivedSpellings(neighborhood);
   const subs: string[] = [];
   for (const n of city.names) {
-    if (n === quarter) continue;
-    const q = resolveQuarter(city, n);
-    if (q?.quarter !== quarter) continue;
-    if (q.name === quarter) others.push(n);
+    if (n === neighborhood) continue;
+    const q = resolveNeighborhood(city, n);
+    if (q?.neighborhood !== neighborhood) continue;
+    if (q.name === neighborhood) others.push(n);
     else if (n === q.name) subs.push(n);
   }
   s = { others, subs };
@@ -88,16 +88,16 @@ export interface WrittenPlace {
 }
 
 /** The quarter as the advert writes it. */
-export function writeQuarter(rng: Random, city: City, quarter: string): WrittenPlace {
+export function writeNeighborhood(rng: Random, city: City, neighborhood: string): WrittenPlace {
   const gazetteer = GAZETTEER.get(matchKey(city.name))!;
-  const own = resolveQuarter(gazetteer, quarter)!;
+  const own = resolveNeighborhood(gazetteer, neighborhood)!;
   const r = rng.next();
-  const s = spellingsOf(gazetteer, quarter);
-  let written = quarter;
-  if (r < QUARTER_SPELLING.unknown) return { neighborhood: rng.pick(UNKNOWN_PLACES), point: gazetteer.centroid };
-  if (r < QUARTER_SPELLING.unknown + QUARTER_SPELLING.sub_quarter && s.subs.length > 0) written = rng.pick(s.subs);
-  else if (r >= 1 - QUARTER_SPELLING.other_spelling && s.others.length > 0) written = rng.pick(s.others);
-  const q = resolveQuarter(gazetteer, written) ?? own;
+  const s = spellingsOf(gazetteer, neighborhood);
+  let written = neighborhood;
+  if (r < NEIGHBORHOOD_SPELLING.unknown) return { neighborhood: rng.pick(UNKNOWN_PLACES), point: gazetteer.centroid };
+  if (r < NEIGHBORHOOD_SPELLING.unknown + NEIGHBORHOOD_SPELLING.sub_neighborhood && s.subs.length > 0) written = rng.pick(s.subs);
+  else if (r >= 1 - NEIGHBORHOOD_SPELLING.other_spelling && s.others.length > 0) written = rng.pick(s.others);
+  const q = resolveNeighborhood(gazetteer, written) ?? own;
   return { neighborhood: written, point: q.point };
 }
 

@@ -13,7 +13,7 @@
  */
 import { CITIES } from '../../contract/places.js';
 import { contactOf } from './contacts.js';
-import { CONTACT_SHARES, drawTerms, noSurfaceShare, NO_TITLE, OWN_POINT, pointNear, writeQuarter } from './feed-style.js';
+import { CONTACT_SHARES, drawTerms, noSurfaceShare, NO_TITLE, OWN_POINT, pointNear, writeNeighborhood } from './feed-style.js';
 import { drawLifecycle } from './lifecycle.js';
 import { noiseFreePrice, PRICE_NOISE, roundPrice } from './price-model.js';
 import { drawProperty } from './property.js';
@@ -45,7 +45,7 @@ const REPEAT_WINDOW = 500;
 const CITY_TABLE = weightedTable(CITIES.map((c) => [c, c.weight] as const));
 /** Middle-class districts publish the most listings, prime ones the fewest. */
 const TIER_WEIGHT = { 1: 1, 2: 1.3, 3: 1.2 } as const;
-const NEIGHBOURHOOD_TABLES = new Map(CITIES.map((c) => [c, weightedTable(c.neighbourhoods.map((n) => [n, TIER_WEIGHT[n.tier]] as const))]));
+const NEIGHBORHOOD_TABLES = new Map(CITIES.map((c) => [c, weightedTable(c.neighborhoods.map((n) => [n, TIER_WEIGHT[n.tier]] as const))]));
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -63,11 +63,11 @@ const referenceOf = (source: string, seed: number, index: number) => `${source}-
 function advertOf(index: number, source: string, seed: number, nowMs: number): GeneratedRecord {
   const rng = Random.forRow(source, seed, index);
   const city = rng.draw(CITY_TABLE);
-  const hood = rng.draw(NEIGHBOURHOOD_TABLES.get(city)!);
+  const hood = rng.draw(NEIGHBORHOOD_TABLES.get(city)!);
   const english = rng.chance(city.english);
   const property = drawProperty(rng, hood.tier);
   const life = drawLifecycle(rng, property.type, property.purpose, nowMs);
-  const place = writeQuarter(rng, city, hood.name);
+  const place = writeNeighborhood(rng, city, hood.name);
   const terms = drawTerms(rng, city, property.type, property.purpose);
   const home = property.bedrooms > 0 || property.type === 'studio';
   const surface = rng.chance(noSurfaceShare(property.type, property.purpose)) ? null : property.surface;

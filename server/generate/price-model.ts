@@ -11,7 +11,7 @@
  *             [land]  land_m2(level) × surface × land title
  *
  * - level: the quarter's median unfurnished 2-bedroom apartment rent in November 2026
- *   (quarter-levels.ts). A sub-quarter or another spelling is read as its quarter (the
+ *   (neighborhood-levels.ts). A sub-quarter or another spelling is read as its quarter (the
  *   gazetteer's resolver); a quarter the catalog does not list, or none, takes its city's
  *   median level.
  * - A row without a surface is priced at its type's typical surface for its rooms: the
@@ -21,10 +21,10 @@
  *   September) and dip at year end; sales have no season.
  */
 import { CITIES } from '../../contract/places.js';
-import { GAZETTEER, resolveQuarter } from '../domain/places/gazetteer.js';
+import { GAZETTEER, resolveNeighborhood } from '../domain/places/gazetteer.js';
 import { matchKey } from '../platform/text.js';
 import type { PropertyType, Purpose } from './kinds.js';
-import { CITY_MEDIAN_LEVEL, LEVELS_AS_OF, QUARTER_LEVELS } from './quarter-levels.js';
+import { CITY_MEDIAN_LEVEL, LEVELS_AS_OF, NEIGHBORHOOD_LEVELS } from './neighborhood-levels.js';
 
 export type LandTitle = 'titled' | 'untitled' | 'in_progress' | 'unknown';
 
@@ -162,8 +162,8 @@ function placeLevel(cityName: string, neighborhood: string | null | undefined): 
   const city = CITY_BY_KEY.get(cityKey);
   if (city === undefined) throw new Error(`price model: ${cityName} is not a catalog city`);
   const gazetteerCity = GAZETTEER.get(cityKey);
-  const quarter = neighborhood && gazetteerCity ? resolveQuarter(gazetteerCity, neighborhood) : null;
-  const level = (quarter && QUARTER_LEVELS.get(city)!.get(quarter.quarter)) ?? CITY_MEDIAN_LEVEL.get(city)!;
+  const resolved = neighborhood && gazetteerCity ? resolveNeighborhood(gazetteerCity, neighborhood) : null;
+  const level = (resolved && NEIGHBORHOOD_LEVELS.get(city)!.get(resolved.neighborhood)) ?? CITY_MEDIAN_LEVEL.get(city)!;
   const found = { city, level };
   if (levelCache.size < 50_000) levelCache.set(cacheKey, found);
   return found;

@@ -121,19 +121,19 @@ function thousands(n: number, separator: string): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, separator);
 }
 
-export function titleOf(rng: Random, p: Property, neighbourhood: string, english: boolean): string {
+export function titleOf(rng: Random, p: Property, neighborhood: string, english: boolean): string {
   const furnished = p.purpose === 'furnished_rent';
   const words: Words = english
     ? {
         action: p.purpose === 'sale' ? 'for sale' : 'for rent',
-        at: rng.chance(0.6) ? ` in ${neighbourhood}` : `, ${neighbourhood}`,
+        at: rng.chance(0.6) ? ` in ${neighborhood}` : `, ${neighborhood}`,
         beds: `${p.bedrooms}-bedroom`,
         area: `${thousands(p.surface, ',')} m²`,
         furnished,
       }
     : {
         action: p.purpose === 'sale' ? 'à vendre' : 'à louer',
-        at: rng.chance(0.5) ? ` à ${neighbourhood}` : `, ${neighbourhood}`,
+        at: rng.chance(0.5) ? ` à ${neighborhood}` : `, ${neighborhood}`,
         beds: `${p.bedrooms} chambre${p.bedrooms > 1 ? 's' : ''}`,
         area: `${thousands(p.surface, ' ')} m²`,
         furnished,

@@ -19,7 +19,7 @@ import { AdvertsSeen, ReferencesInFile } from './repeats.js';
 import { type ImportCounts, ImportLog, type ImportReportHead } from './report.js';
 import type { ImportOptions, ImportResult } from './import-options.js';
 import type { Queryable } from './upsert.js';
-import { operatorAliases, QuarterResolver } from './quarters.js';
+import { operatorAliases, NeighborhoodResolver } from './neighborhoods.js';
 import { Plausibility } from './plausibility.js';
 import { backfillDate } from './backfill.js';
 
@@ -76,7 +76,7 @@ class FeedImport {
   private bulk = false;
   /** Whether the source had active listings when the import began (repeats to fold into). */
   private foldIntoStored = false;
-  private resolver = new QuarterResolver();
+  private resolver = new NeighborhoodResolver();
   /** Prices checked against floors and their stratum (plausibility.ts): implausible rows are held. */
   private plausibility: Plausibility | null = null;
   private indexSeconds: number | undefined;
@@ -94,7 +94,7 @@ class FeedImport {
   async run(): Promise<ImportResult> {
     try {
       // Quarter names resolve with the operators' aliases too.
-      if (this.pool) this.resolver = new QuarterResolver(await operatorAliases(this.pool));
+      if (this.pool) this.resolver = new NeighborhoodResolver(await operatorAliases(this.pool));
       if (this.opts.plausibility) {
         this.plausibility = this.pool ? await Plausibility.load(this.pool, this.opts.source) : new Plausibility();
       }

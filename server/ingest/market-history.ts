@@ -21,7 +21,7 @@
  */
 import { BEDROOMS_TOP, HISTORY_MAX_MONTHS, HISTORY_MIN_SAMPLE } from '../../contract/history.js';
 import { HISTORY_AGGREGATES, historyPriced } from '../domain/market/history-figures.js';
-import { quarterName } from '../domain/places/quarter-name.js';
+import { neighborhoodName } from '../domain/places/neighborhood-name.js';
 
 /** Months kept: the longest answer and the year before it (for the year-on-year change). */
 export const HISTORY_STORED_MONTHS = HISTORY_MAX_MONTHS + 12;
@@ -68,7 +68,7 @@ INSERT INTO market_history
   (city, city_key, neighborhood, neighborhood_key, purpose, type, bedrooms, month, active_listings, new_listings,
    sold, rented, withdrawn, p25_price, median_price, p75_price, price_per_m2_sample_size, median_price_per_m2,
    median_days_on_market)
-SELECT city, city_key, CASE WHEN city_wide THEN NULL ELSE ${quarterName('g.city_key', 'g.neighborhood_key', 'neighborhood')} END,
+SELECT city, city_key, CASE WHEN city_wide THEN NULL ELSE ${neighborhoodName('g.city_key', 'g.neighborhood_key', 'neighborhood')} END,
        neighborhood_key, purpose, type, bedrooms, month, active, new, sold, rented, withdrawn,
        CASE WHEN active >= $3 THEN round(q[1])::bigint END, CASE WHEN active >= $3 THEN round(q[2])::bigint END,
        CASE WHEN active >= $3 THEN round(q[3])::bigint END,

@@ -10,8 +10,8 @@ import { inTransaction } from '../platform/transaction.js';
 import { BEDROOMS_TOP } from '../../contract/bedrooms.js';
 import { TREND_MIN_SAMPLE } from '../../contract/schemas.js';
 import { refreshMarketHistory } from './market-history.js';
-import { syncGazetteer } from './quarters.js';
-import { quarterName } from '../domain/places/quarter-name.js';
+import { syncGazetteer } from './neighborhoods.js';
+import { neighborhoodName } from '../domain/places/neighborhood-name.js';
 
 const TREND_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -51,7 +51,7 @@ INSERT INTO market_stats
   (city, city_key, neighborhood, neighborhood_key, purpose, type, bedrooms, volume,
    avg_price, min_price, p25_price, median_price, p75_price, max_price,
    price_per_m2_volume, avg_price_per_m2, p25_price_per_m2, median_price_per_m2, p75_price_per_m2, as_of)
-SELECT city, city_key, CASE WHEN city_wide THEN NULL ELSE ${quarterName('g.city_key', 'g.neighborhood_key', 'neighborhood')} END, neighborhood_key, purpose, type, bedrooms, n,
+SELECT city, city_key, CASE WHEN city_wide THEN NULL ELSE ${neighborhoodName('g.city_key', 'g.neighborhood_key', 'neighborhood')} END, neighborhood_key, purpose, type, bedrooms, n,
        round(avg_price)::bigint, min_price, round(q[1])::bigint, round(q[2])::bigint, round(q[3])::bigint, max_price,
        n_ppm, round(avg_ppm)::int, round(q_ppm[1])::int, round(q_ppm[2])::int, round(q_ppm[3])::int, $1
 FROM g
@@ -93,7 +93,7 @@ INSERT INTO market_trends
    avg_price, median_price, price_per_m2_volume, avg_price_per_m2, previous_avg_price,
    avg_price_change_pct, new_listings_change_pct, period_start, period_end)
 SELECT coalesce(cur.city, prev.city), coalesce(cur.city_key, prev.city_key),
-       ${quarterName('city_key', 'neighborhood_key', 'coalesce(cur.neighborhood, prev.neighborhood)')}, coalesce(cur.neighborhood_key, prev.neighborhood_key),
+       ${neighborhoodName('city_key', 'neighborhood_key', 'coalesce(cur.neighborhood, prev.neighborhood)')}, coalesce(cur.neighborhood_key, prev.neighborhood_key),
        coalesce(cur.type, prev.type), coalesce(cur.purpose, prev.purpose), nullif(rooms, -1),
        coalesce(cur.n, 0), coalesce(prev.n, 0),
        round(cur.avg_price)::bigint, round(cur.median_price)::bigint, coalesce(cur.n_ppm, 0), round(cur.avg_ppm)::int,
@@ -109,7 +109,7 @@ FULL JOIN prev USING (city_key, neighborhood_key, type, purpose, rooms)`;
 /** The places listings are in, whatever their status: what the API knows beyond the catalog. */
 const PLACES_SQL = `
 INSERT INTO places (city_key, neighborhood_key, city, neighborhood, listings)
-SELECT l.city_key, l.neighborhood_key, min(l.city), ${quarterName('l.city_key', 'l.neighborhood_key', 'min(l.neighborhood)')}, count(*)::int
+SELECT l.city_key, l.neighborhood_key, min(l.city), ${neighborhoodName('l.city_key', 'l.neighborhood_key', 'min(l.neighborhood)')}, count(*)::int
 FROM listings l
 WHERE l.neighborhood_key IS NOT NULL
 GROUP BY l.city_key, l.neighborhood_key`;

@@ -9,7 +9,7 @@
 import type { ColumnMap } from './column-map.js';
 import { enumValue } from './column-map.js';
 import { readPrice } from './money.js';
-import { QuarterResolver } from './quarters.js';
+import { NeighborhoodResolver } from './neighborhoods.js';
 import { readRoomCount, readSurface } from './room-counts.js';
 import { validateRow, type Validated } from './validate.js';
 import { matchKey } from '../platform/text.js';
@@ -59,7 +59,7 @@ const REPLACEMENT = '\ufffd';
  */
 export function checkPartnerRow(
   value: Record<string, unknown>,
-  resolver: QuarterResolver,
+  resolver: NeighborhoodResolver,
   columns: ColumnMap | undefined,
   renameKeys: boolean,
 ): CheckedRow {
@@ -99,7 +99,7 @@ export function checkPartnerRow(
   // The other fields are still checked, so the report gives every reason at once.
   // (With a resolver of its own: a rejected row's quarter is no unresolved name of the import.)
   for (const field of problems.keys()) delete value[field];
-  const checked = validateRow(value, new QuarterResolver());
+  const checked = validateRow(value, new NeighborhoodResolver());
   const others = checked.ok ? [] : checked.reason.split('; ').filter((r) => !problems.has(r.slice(0, r.indexOf(':'))));
   const reasons = [...[...problems].map(([field, why]) => `${field}: ${why}`), ...others];
   return { ok: false, reason: reasons.join('; '), sourceRef: ref };

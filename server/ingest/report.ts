@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { HeldRow, PriceWarning } from './plausibility.js';
-import type { ApproximateName, UnresolvedName } from './quarters.js';
+import type { ApproximateName, UnresolvedName } from './neighborhoods.js';
 
 export interface Rejection {
   line: number;
@@ -104,7 +104,7 @@ export interface ImportReportHead {
    * (`npm run admin -- alias add CITY NAME QUARTER` files them, and their rows, under one).
    */
   unresolved_neighborhoods: UnresolvedName[];
-  /** Names matched to a quarter only approximately (approximate-quarter.ts): to check. */
+  /** Names matched to a quarter only approximately (approximate-neighborhood.ts): to check. */
   approximate_neighborhoods: ApproximateName[];
   /** The held rows with their reasons (the first thousand; `admin held list` has them all). */
   held_prices?: HeldRow[];

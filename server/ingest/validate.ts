@@ -10,7 +10,7 @@ import { cachedMatchKey } from './columns.js';
 import { closestNames } from '../platform/text.js';
 import { GAZETTEER, type GazetteerCity } from '../domain/places/gazetteer.js';
 import { readStanding } from '../domain/listing/standing.js';
-import { QuarterResolver } from './quarters.js';
+import { NeighborhoodResolver } from './neighborhoods.js';
 import { type StoredRecord, ZListingRecord } from './record.js';
 import { writtenTitle } from './title.js';
 
@@ -55,13 +55,13 @@ function describe(issue: ZodIssue): string {
 }
 
 /** Without an import's own resolver: the gazetteer alone (no operators' aliases). */
-const DEFAULT_RESOLVER = new QuarterResolver();
+const DEFAULT_RESOLVER = new NeighborhoodResolver();
 
 /**
  * `resolver` resolves quarter names against the gazetteer (one per import, with the
  * operators' aliases, remembering what it could not resolve).
  */
-export function validateRow(value: Record<string, unknown>, resolver: QuarterResolver = DEFAULT_RESOLVER): Validated {
+export function validateRow(value: Record<string, unknown>, resolver: NeighborhoodResolver = DEFAULT_RESOLVER): Validated {
   dropEmpty(value);
   if (typeof value.standing === 'string') value.standing = value.standing.trim().toLowerCase();
   const ref = value.source_ref;
@@ -88,11 +88,11 @@ export function validateRow(value: Record<string, unknown>, resolver: QuarterRes
   if (city) {
     // A gazetteer city: its spelling, and the quarter resolved, or the city alone.
     record.city = city.name;
-    const quarter = record.neighborhood ? resolver.resolve(city, record.neighborhood) : null;
-    if (quarter) {
-      if (quarter.approximate) record.raw_neighborhood = record.neighborhood; // kept for `admin alias` to overrule
-      record.neighborhood = quarter.name;
-      record.neighborhood_key = quarter.key;
+    const neighborhood = record.neighborhood ? resolver.resolve(city, record.neighborhood) : null;
+    if (neighborhood) {
+      if (neighborhood.approximate) record.raw_neighborhood = record.neighborhood; // kept for `admin alias` to overrule
+      record.neighborhood = neighborhood.name;
+      record.neighborhood_key = neighborhood.key;
     } else if (record.neighborhood) {
       stored = { ...record, neighborhood: null, neighborhood_key: null, raw_neighborhood: record.neighborhood };
     }

@@ -28,7 +28,7 @@ let moved: Array<{ id: string; lat: number | null; lng: number | null }> = [];
 async function allRows(): Promise<Row[]> {
   const { rows } = await t.db.pool.query<Row & { qlat: number | null; qlng: number | null }>(
     `SELECT l.id, l.status::text, l.city, l.type::text, l.lat, l.lng, q.lat AS qlat, q.lng AS qlng, NULL AS precision
-     FROM listings l LEFT JOIN quarters q ON q.city_key = l.city_key AND q.name = l.neighborhood`,
+     FROM listings l LEFT JOIN neighborhoods q ON q.city_key = l.city_key AND q.name = l.neighborhood`,
   );
   return rows.map((r) =>
     r.lat !== null && r.lng !== null
@@ -232,27 +232,28 @@ describe('the searchable point follows the data', () => {
   it('a gazetteer change that moves a centroid moves the listings placed there, not those with their own point', async () => {
     await rolledBack(async (c) => {
       const { rows } = await c.query<{ id: string; city_key: string; neighborhood: string }>(
-        `SELECT l.id, l.city_key, l.neighborhood FROM listings l JOIN quarters q ON q.city_key = l.city_key AND q.name = l.neighborhood
+        `SELECT l.id, l.city_key, l.neighborhood FROM listings l JOIN neighborhoods q ON q.city_key = l.city_key AND q.name = l.neighborhood
          WHERE l.lat IS NULL LIMIT 1`,
       );
       const at = rows[0];
-      await c.query('UPDATE quarters SET lat = lat + 0.01, lng = lng - 0.02 WHERE city_key = $1 AND name = $2', [
+      await c.query('UPDATE neighborhoods SET lat = lat + 0.01, lng = lng - 0.02 WHERE city_key = $1 AND name = $2', [
         at.city_key,
         at.neighborhood,
       ]);
-      const q = (await c.query('SELECT lat, lng FROM quarters WHERE city_key = $1 AND name = $2', [at.city_key, at.neighborhood])).rows[0];
+      const q = (await c.query('SELECT lat, lng FROM neighborhoods WHERE city_key = $1 AND name = $2', [at.city_key, at.neighborhood]))
+        .rows[0];
       expect(await geoOf(c, at.id)).toEqual({ geo_lat: q.lat, geo_lng: q.lng });
-      await c.query('DELETE FROM quarters WHERE city_key = $1 AND name = $2', [at.city_key, at.neighborhood]);
+      await c.query('DELETE FROM neighborhoods WHERE city_key = $1 AND name = $2', [at.city_key, at.neighborhood]);
       expect(await geoOf(c, at.id)).toEqual({ geo_lat: null, geo_lng: null });
       const own = moved[0].id;
       const before = await geoOf(c, own);
-      await c.query('UPDATE quarters SET lat = lat + 0.01 WHERE city_key = $1', [at.city_key]);
+      await c.query('UPDATE neighborhoods SET lat = lat + 0.01 WHERE city_key = $1', [at.city_key]);
       expect(await geoOf(c, own)).toEqual(before);
     });
   });
 
   it('admin alias add places the listings it moves to a quarter at its centroid', async () => {
-    const { addAlias } = await import('../../server/ingest/quarters.js');
+    const { addAlias } = await import('../../server/ingest/neighborhoods.js');
     await rolledBack(async (c) => {
       const { rows } = await c.query<{ id: string }>(
         "SELECT id FROM listings WHERE city = 'Douala' AND lat IS NULL ORDER BY id DESC LIMIT 1",
@@ -263,7 +264,7 @@ describe('the searchable point follows the data', () => {
       ]);
       expect(await geoOf(c, id)).toEqual({ geo_lat: null, geo_lng: null });
       await addAlias(c, 'Douala', 'Bonapriso Sudd', 'Bonapriso');
-      const q = (await c.query("SELECT lat, lng FROM quarters WHERE city_key = 'douala' AND name = 'Bonapriso'")).rows[0];
+      const q = (await c.query("SELECT lat, lng FROM neighborhoods WHERE city_key = 'douala' AND name = 'Bonapriso'")).rows[0];
       expect(q).toBeDefined();
       expect(await geoOf(c, id)).toEqual({ geo_lat: q.lat, geo_lng: q.lng });
     });

@@ -36,7 +36,7 @@ const expectSeriesEqualsDirect = (path: string, series: string, params: unknown[
   expectHistoryEqualsDirect(t, path, series, params, minActive);
 
 /** The Douala quarter with the most rent listings, as the places table names it. */
-async function busiestQuarter() {
+async function busiestNeighborhood() {
   const { rows } = await t.db.pool.query(
     `SELECT neighborhood_key AS key, count(*)::int FROM listings WHERE city_key = 'douala' AND purpose = 'rent' AND neighborhood_key IS NOT NULL
      GROUP BY 1 ORDER BY 2 DESC LIMIT 1`,
@@ -64,15 +64,15 @@ describe('GET /api/v1/market/history', () => {
   });
 
   it('gives the same for a quarter, a type and a bedroom count (5 meaning 5 or more)', async () => {
-    const q = await busiestQuarter();
-    const quarter = await expectSeriesEqualsDirect(
+    const q = await busiestNeighborhood();
+    const neighborhood = await expectSeriesEqualsDirect(
       `/api/v1/market/history?city=Douala&neighborhood=${encodeURIComponent(q.name)}&purpose=rent&months=12`,
       "l.city_key = 'douala' AND l.purpose = 'rent' AND l.neighborhood_key = $3",
       [q.key],
       HISTORY_MIN_SAMPLE,
     );
-    expect(quarter).toHaveLength(12);
-    expect(quarter[0]).toMatchObject({ neighborhood: q.name });
+    expect(neighborhood).toHaveLength(12);
+    expect(neighborhood[0]).toMatchObject({ neighborhood: q.name });
     await expectSeriesEqualsDirect(
       '/api/v1/market/history?city=douala&purpose=sale&bedrooms=2&months=6',
       "l.city_key = 'douala' AND l.purpose = 'sale' AND l.bedrooms = 2",

@@ -16,7 +16,7 @@ beforeAll(() => refreshMarketFigures(t.db.pool));
 type Row = Record<string, unknown> & { neighborhood: string | null; purpose: string; type: string | null; sample_size: number };
 
 /** Figures of the active listings of a city per quarter (named as the places table names it), written apart from the server's SQL. */
-async function directByQuarter(city: string, where: string, params: unknown[]) {
+async function directByNeighborhood(city: string, where: string, params: unknown[]) {
   const { rows } = await t.db.pool.query(
     `SELECT p.neighborhood, count(*)::int AS volume, round(avg(l.price))::float8 AS avg_price,
             min(l.price)::float8 AS min_price, max(l.price)::float8 AS max_price,
@@ -51,7 +51,7 @@ describe('GET /api/v1/market/stats?group_by=neighborhood', () => {
     const rows: Row[] = grouped.body.data;
     expect(grouped.body.meta).toMatchObject({ total: rows.length, returned: rows.length });
 
-    const direct = await directByQuarter(city, where, []);
+    const direct = await directByNeighborhood(city, where, []);
     expect(direct.length).toBeGreaterThan(3);
     expect(rows.map((r) => r.neighborhood).sort()).toEqual(direct.map((d) => d.neighborhood).sort());
     for (const d of direct) {

@@ -134,9 +134,9 @@ describe('the valuation model, fitted at start-up and on refresh', () => {
     expect(outliers).toBe(rejected);
     expect(rejected).toBeGreaterThan(0);
     for (const r of kept) {
-      acc.add(r.purpose, r.type, r.cityKey, r.quarterKey, featuresOf({ ...r, ageYears: ageYears(r.listedAt, asOf) }));
+      acc.add(r.purpose, r.type, r.cityKey, r.neighborhoodKey, featuresOf({ ...r, ageYears: ageYears(r.listedAt, asOf) }));
     }
-    const key = (c: CellStats) => `${c.purpose}|${c.type}|${c.cityKey}|${c.quarterKey ?? ''}`;
+    const key = (c: CellStats) => `${c.purpose}|${c.type}|${c.cityKey}|${c.neighborhoodKey ?? ''}`;
     const bySql = new Map(fromSql.map((c) => [key(c), c]));
     expect(bySql.size).toBe(acc.cells.size);
     expect(bySql.size).toBeGreaterThan(100);

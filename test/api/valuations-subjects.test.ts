@@ -94,8 +94,8 @@ describe('GET /api/v1/valuations: subjects off the beaten track', () => {
     expect(v.valued_as_type).toBeNull();
     expectNumbers(v.estimate);
     // At the city's level: the same estimate as a subject that names no quarter at all.
-    const { neighborhood: _, ...noQuarter } = q;
-    const none = await get(t.baseUrl, `/api/v1/valuations?${qs(noQuarter)}`, t.key);
+    const { neighborhood: _, ...noNeighborhood } = q;
+    const none = await get(t.baseUrl, `/api/v1/valuations?${qs(noNeighborhood)}`, t.key);
     expect(none.status).toBe(200);
     expect(none.body.data.estimate.price).toBe(v.estimate.price);
   });
@@ -135,7 +135,7 @@ describe('GET /api/v1/valuations: subjects off the beaten track', () => {
       bathrooms: 1,
       furnished: false,
       landTitle: null,
-      quarterKey: 'makepe',
+      neighborhoodKey: 'makepe',
       point: { lat: 3.87 + i * 0.001, lng: 11.51 },
       ageYears: 0,
     }));
@@ -145,7 +145,7 @@ describe('GET /api/v1/valuations: subjects off the beaten track', () => {
     const v = valueSubject(
       {
         cityKey: 'douala',
-        quarterKey: 'makepe',
+        neighborhoodKey: 'makepe',
         point: { lat: 4.05, lng: 9.7 },
         type: 'apartment',
         purpose: 'rent',

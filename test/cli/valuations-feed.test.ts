@@ -30,13 +30,13 @@ const median = (xs: number[]) => {
 /** A small partner feed in its own columns: 3 quarters of Douala, bedrooms driving price, every row repeated twice. */
 function syntheticFeed(): { file: string; map: string; distinct: number } {
   const lines = ['Ref;Ville;Quartier;Chambres;Douches;Prix;Meuble'];
-  const quarters = [
+  const neighborhoods = [
     ['Makepe', 100_000],
     ['Bonapriso', 250_000],
     ['Logpom', 80_000],
   ] as const;
   let n = 0;
-  for (const [q, base] of quarters) {
+  for (const [q, base] of neighborhoods) {
     for (let i = 0; i < 24; i++) {
       const bedrooms = 1 + (i % 3);
       const price = Math.round((base * (1 + 0.45 * (bedrooms - 1)) * (0.8 + ((i * 37) % 41) / 100)) / 1000) * 1000;
@@ -93,8 +93,8 @@ describe('valuations evaluate --feed', () => {
       const { rowCount } = await pool.query(`SELECT 1 FROM information_schema.schemata WHERE schema_name = 'valuation_eval'`);
       expect(rowCount).toBe(0);
       // Per quarter: three quarters of 24 adverts.
-      const quarters = out.sections['by quarter (≥ 5 adverts)'] as Array<[string, { rows: number }]>;
-      expect(quarters.map(([q, f]) => [q, f.rows]).sort()).toEqual([
+      const neighborhoods = out.sections['by quarter (≥ 5 adverts)'] as Array<[string, { rows: number }]>;
+      expect(neighborhoods.map(([q, f]) => [q, f.rows]).sort()).toEqual([
         ['Douala, Bonapriso', 24],
         ['Douala, Logpom', 24],
         ['Douala, Makepe', 24],
@@ -112,7 +112,7 @@ describe('valuations evaluate --feed', () => {
       city: 'Douala',
       cityKey: 'douala',
       neighborhood: i % 2 ? 'Makepe' : 'Bonapriso',
-      quarterKey: i % 2 ? 'makepe' : 'bonapriso',
+      neighborhoodKey: i % 2 ? 'makepe' : 'bonapriso',
       purpose: 'rent',
       type: 'apartment',
       price: (i % 2 ? 100_000 : 250_000) * (1 + (i % 3) * 0.4) + i * 100,
@@ -129,11 +129,11 @@ describe('valuations evaluate --feed', () => {
     for (const p of preds) {
       const train = rows.filter((r) => foldOf(r.id, 3, 5) !== foldOf(p.row.id, 3, 5));
       expect(p.cityMedian).toBe(median(train.map((r) => r.price)));
-      expect(p.quarterMedian).toBe(median(train.filter((r) => r.quarterKey === p.row.quarterKey).map((r) => r.price)));
+      expect(p.neighborhoodMedian).toBe(median(train.filter((r) => r.neighborhoodKey === p.row.neighborhoodKey).map((r) => r.price)));
       const cell = train.filter(
-        (r) => r.quarterKey === p.row.quarterKey && r.bedrooms === p.row.bedrooms && r.furnished === p.row.furnished,
+        (r) => r.neighborhoodKey === p.row.neighborhoodKey && r.bedrooms === p.row.bedrooms && r.furnished === p.row.furnished,
       );
-      const expected = cell.length ? median(cell.map((r) => r.price)) : p.quarterMedian;
+      const expected = cell.length ? median(cell.map((r) => r.price)) : p.neighborhoodMedian;
       expect(p.termsMedian).toBe(expected);
     }
     const f = figures(preds);
@@ -150,14 +150,14 @@ describe('valuations evaluate --feed', () => {
       const out = ['source_ref,city,neighborhood,bathrooms,bedrooms,price,title,type,purpose'];
       text.slice(1).forEach((line, i) => {
         const [area, bath, bed, price, title] = line.split(',');
-        const [city, quarter] = area.split('/');
+        const [city, neighborhood] = area.split('/');
         const strip = (c: string) => c.replace(/^> /, '');
         const furnished = /furnished/i.test(title);
         out.push(
           [
             `line-${i + 2}`,
             city,
-            JSON.stringify(quarter),
+            JSON.stringify(neighborhood),
             strip(bath),
             strip(bed),
             JSON.stringify(strip(price)),
@@ -172,11 +172,11 @@ describe('valuations evaluate --feed', () => {
       const res = await admin(['valuations', 'evaluate', '--feed', file, '--folds', '5', '--json']);
       const o = res.json;
       console.log(
-        `shared crawl: ${o.adverts} adverts, MdAPE ${(o.overall.mdape * 100).toFixed(1)} %, rules ${[o.overall.cityMdape, o.overall.quarterMdape, o.overall.termsMdape].map((x: number) => (x * 100).toFixed(1)).join(' / ')} %, coverage ${(o.overall.coverage * 100).toFixed(1)} %`,
+        `shared crawl: ${o.adverts} adverts, MdAPE ${(o.overall.mdape * 100).toFixed(1)} %, rules ${[o.overall.cityMdape, o.overall.neighborhoodMdape, o.overall.termsMdape].map((x: number) => (x * 100).toFixed(1)).join(' / ')} %, coverage ${(o.overall.coverage * 100).toFixed(1)} %`,
       );
       expect(o.adverts).toBeGreaterThan(700);
       expect(o.targets.valued).toBe(true);
-      expect(o.overall.mdape).toBeLessThan(Math.min(o.overall.cityMdape, o.overall.quarterMdape, o.overall.termsMdape));
+      expect(o.overall.mdape).toBeLessThan(Math.min(o.overall.cityMdape, o.overall.neighborhoodMdape, o.overall.termsMdape));
       expect(Math.abs(o.overall.coverage - 0.8)).toBeLessThanOrEqual(0.03);
       expect(o.outliers).toBeGreaterThan(0);
     },

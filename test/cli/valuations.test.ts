@@ -11,7 +11,7 @@ import { evaluate, type EvalRow, figures } from '../../server/domain/valuations/
 import { exactPrice } from '../../server/cli/exact-price.js';
 import { targetsOf } from '../../server/cli/commands/valuations.js';
 import { generateListings } from '../../server/generate/generator.js';
-import { GAZETTEER, resolveQuarter } from '../../server/domain/places/gazetteer.js';
+import { GAZETTEER, resolveNeighborhood } from '../../server/domain/places/gazetteer.js';
 import { matchKey } from '../../server/platform/text.js';
 import { validateRow } from '../../server/ingest/validate.js';
 import { admin } from '../helpers/admin.js';
@@ -25,14 +25,14 @@ function generatedRows(count: number, seed: number): EvalRow[] {
     if (!checked.ok) throw new Error(checked.reason);
     const r = checked.record;
     const cityKey = matchKey(r.city);
-    const quarter = r.neighborhood ? resolveQuarter(GAZETTEER.get(cityKey)!, r.neighborhood) : null;
+    const neighborhood = r.neighborhood ? resolveNeighborhood(GAZETTEER.get(cityKey)!, r.neighborhood) : null;
     return {
       id: `gen-${i}`,
       source: 'mboa-seed',
       city: r.city,
       cityKey,
       neighborhood: r.neighborhood,
-      quarterKey: r.neighborhood_key ?? null,
+      neighborhoodKey: r.neighborhood_key ?? null,
       purpose: r.purpose,
       type: r.type,
       price: r.price,
@@ -44,7 +44,11 @@ function generatedRows(count: number, seed: number): EvalRow[] {
       listedAt: Date.parse(r.listed_at!),
       // As evaluate.ts reads it: the advert's point, else its quarter's, else none.
       point:
-        r.lat != null && r.lng != null ? { lat: r.lat, lng: r.lng } : quarter ? { lat: quarter.point.lat, lng: quarter.point.lng } : null,
+        r.lat != null && r.lng != null
+          ? { lat: r.lat, lng: r.lng }
+          : neighborhood
+            ? { lat: neighborhood.point.lat, lng: neighborhood.point.lng }
+            : null,
     };
   });
 }
@@ -66,7 +70,7 @@ describe('valuations evaluate', () => {
     const inside = valued.filter((p) => p.low! <= p.row.price && p.row.price <= p.high!).length / valued.length;
     expect(f.coverage).toBeCloseTo(inside, 10);
 
-    expect(f.mdape).toBeLessThan(f.quarterMdape);
+    expect(f.mdape).toBeLessThan(f.neighborhoodMdape);
     expect(f.mdape).toBeLessThan(f.roomsMdape);
     expect(Math.abs(inside - 0.8)).toBeLessThanOrEqual(0.05);
     const targets = targetsOf(f);

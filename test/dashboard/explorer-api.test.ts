@@ -16,7 +16,7 @@ import { csrfOf } from './helpers.js';
 
 let t: TestServer;
 /** A quarter of Douala whose rents rest on enough listings, found in the tables themselves. */
-let quarter: string;
+let neighborhood: string;
 beforeAll(async () => {
   t = await startExplorerServer();
   const { rows } = await t.db.pool.query<{ neighborhood: string }>(
@@ -24,7 +24,7 @@ beforeAll(async () => {
      WHERE city = 'Douala' AND purpose = 'rent' AND neighborhood IS NOT NULL AND type IS NULL AND bedrooms IS NULL AND volume >= 5
      ORDER BY volume DESC, neighborhood LIMIT 1`,
   );
-  quarter = rows[0].neighborhood;
+  neighborhood = rows[0].neighborhood;
 });
 afterAll(() => t.close());
 
@@ -43,7 +43,7 @@ describe('the page', () => {
     expect(page.html).toContain('data-testid="explorer-uncounted"');
     expect(page.html).toMatch(/not charged to your monthly quota/);
     // Douala's quarters, each at its gazetteer point.
-    expect(page.config.cities[0].quarters.length).toBeGreaterThanOrEqual(90);
+    expect(page.config.cities[0].neighborhoods.length).toBeGreaterThanOrEqual(90);
     // The view asked for, spelt any way; anything unknown falls back.
     const asked = await explorerPage(user, '?city=yaounde&purpose=sale&type=villa&bedrooms=3&colour=change');
     expect(asked.config.view).toEqual({ city: 'Yaoundé', purpose: 'sale', type: 'villa', bedrooms: 3, colour: 'change' });
@@ -85,9 +85,9 @@ describe('calls of the explorer', () => {
     const user = await explorerUser(t, 'pro');
     const { config } = await explorerPage(user);
     const paths = [
-      `/api/v1/market/stats?city=Douala&neighborhood=${q(quarter)}&purpose=rent`,
-      `/api/v1/market/history?city=Douala&neighborhood=${q(quarter)}&purpose=rent&months=36`,
-      `/api/v1/listings?city=Douala&neighborhood=${q(quarter)}&purpose=rent&limit=50`,
+      `/api/v1/market/stats?city=Douala&neighborhood=${q(neighborhood)}&purpose=rent`,
+      `/api/v1/market/history?city=Douala&neighborhood=${q(neighborhood)}&purpose=rent&months=36`,
+      `/api/v1/listings?city=Douala&neighborhood=${q(neighborhood)}&purpose=rent&limit=50`,
     ];
     const before = await storedUsage(t, user.accountId);
     const answers = [];
@@ -120,7 +120,7 @@ describe('calls of the explorer', () => {
   it('meet the plan’s gates as the key does: Starter has no history, valuations are Enterprise’s (a preview on the sample aside)', async () => {
     const starter = await explorerUser(t, 'starter');
     const { config } = await explorerPage(starter);
-    const history = `/api/v1/market/history?city=Douala&neighborhood=${q(quarter)}&purpose=rent&months=36`;
+    const history = `/api/v1/market/history?city=Douala&neighborhood=${q(neighborhood)}&purpose=rent&months=36`;
     const viaPage = await explorerGet(t.baseUrl, history, config.credential!);
     const viaKey = await get(t.baseUrl, history, starter.key);
     expect(viaPage.status).toBe(403);
@@ -129,7 +129,7 @@ describe('calls of the explorer', () => {
     expect((await explorerGet(t.baseUrl, `/api/v1/market/trends?city=Douala`, config.credential!)).body.code).toBe('plan_forbidden');
     expect((await explorerGet(t.baseUrl, `/api/v1/market/stats?city=Douala&purpose=rent`, config.credential!)).status).toBe(200);
 
-    const valuation = `/api/v1/valuations?city=Douala&neighborhood=${q(quarter)}&type=apartment&purpose=rent&bedrooms=2`;
+    const valuation = `/api/v1/valuations?city=Douala&neighborhood=${q(neighborhood)}&type=apartment&purpose=rent&bedrooms=2`;
     expect((await explorerGet(t.baseUrl, valuation, config.credential!)).body.code).toBe('plan_forbidden');
     // The preview: the same endpoint over the public sample, marked as such, whatever the plan.
     const preview = await explorerGet(t.baseUrl, valuation, `${config.credential}.preview`);
@@ -208,7 +208,7 @@ describe('the per-session limit', () => {
     try {
       const user = await explorerUser(server, 'enterprise');
       const { config } = await explorerPage(user);
-      const path = `/api/v1/market/stats?city=Douala&neighborhood=${q(quarter)}&purpose=rent`;
+      const path = `/api/v1/market/stats?city=Douala&neighborhood=${q(neighborhood)}&purpose=rent`;
       for (let i = 0; i < 5; i++) expect((await explorerGet(server.baseUrl, path, config.credential!)).status).toBe(200);
       const refused = await explorerGet(server.baseUrl, path, config.credential!);
       expect(refused.status).toBe(429);

@@ -83,8 +83,8 @@ async function mapReady(page: Page, city: string): Promise<void> {
 }
 
 /** Clicks a quarter where a pointer picks it: its centroid, always inside its shape. */
-async function clickQuarter(page: Page, name: string): Promise<void> {
-  const cell = page.locator(`#explorer-map path.cell[data-quarter="${name}"]`);
+async function clickNeighborhood(page: Page, name: string): Promise<void> {
+  const cell = page.locator(`#explorer-map path.cell[data-neighborhood="${name}"]`);
   await cell.scrollIntoViewIfNeeded();
   const at = await cell.evaluate((p: SVGPathElement) => {
     const svg = p.ownerSVGElement!;
@@ -96,8 +96,8 @@ async function clickQuarter(page: Page, name: string): Promise<void> {
   });
   await page.mouse.click(at.x, at.y);
   await page.waitForFunction((q) => {
-    const panel = document.getElementById('quarter-panel');
-    return panel?.dataset.quarter === q && panel.dataset.state === 'ready';
+    const panel = document.getElementById('neighborhood-panel');
+    return panel?.dataset.neighborhood === q && panel.dataset.state === 'ready';
   }, name);
 }
 
@@ -108,7 +108,7 @@ async function shot(page: Page, name: string, selector?: string): Promise<void> 
 }
 
 /** Quarters of a city whose rents rest on enough listings, and their medians: from the market table itself. */
-async function quartersWithData(city: string): Promise<Map<string, number>> {
+async function neighborhoodsWithData(city: string): Promise<Map<string, number>> {
   const { rows } = await t.db.pool.query<{ neighborhood: string; median_price: string }>(
     `SELECT neighborhood, median_price FROM market_stats
      WHERE city = $1 AND purpose = 'rent' AND type IS NULL AND bedrooms IS NULL AND neighborhood IS NOT NULL AND volume >= 5`,
@@ -132,34 +132,34 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the market explore
     await page.selectOption('#f-city', 'Yaoundé');
     await mapReady(page, 'Yaoundé');
     expect(new URL(page.url()).searchParams.get('city')).toBe('Yaoundé');
-    const expected = await quartersWithData('Yaoundé');
+    const expected = await neighborhoodsWithData('Yaoundé');
     expect(expected.size).toBeGreaterThan(0);
     const coloured = await page.$$eval('#explorer-map path.cell:not(.no-data)', (cells) =>
-      cells.map((c) => c.getAttribute('data-quarter')!),
+      cells.map((c) => c.getAttribute('data-neighborhood')!),
     );
     expect(new Set(coloured)).toEqual(new Set(expected.keys()));
     expect(await page.$$eval('#explorer-map path.cell', (cells) => cells.length)).toBeGreaterThanOrEqual(90);
     // The table under the map says each figure, as the API computed it.
-    const figures = await page.$$eval('#quarters-table tbody tr[data-state="ok"]', (rows) =>
-      rows.map((r) => [r.getAttribute('data-quarter')!, Number(r.querySelector('td')!.getAttribute('data-value'))] as const),
+    const figures = await page.$$eval('#neighborhoods-table tbody tr[data-state="ok"]', (rows) =>
+      rows.map((r) => [r.getAttribute('data-neighborhood')!, Number(r.querySelector('td')!.getAttribute('data-value'))] as const),
     );
     expect(new Map(figures)).toEqual(expected);
     expect(await page.textContent('#map-legend')).toMatch(/XAF/);
     expect(await page.textContent('[data-testid="map-note"]')).toMatch(/Voronoi/);
 
     // Choose a quarter on the map: its figures, its history, its CSV, the calls behind them.
-    const [quarter] = [...expected.entries()].sort((a, b) => a[0].localeCompare(b[0]))[0];
-    await clickQuarter(page, quarter);
+    const [neighborhood] = [...expected.entries()].sort((a, b) => a[0].localeCompare(b[0]))[0];
+    await clickNeighborhood(page, neighborhood);
     const stats = await get(
       t.baseUrl,
-      `/api/v1/market/stats?city=Yaound%C3%A9&neighborhood=${encodeURIComponent(quarter)}&purpose=rent`,
+      `/api/v1/market/stats?city=Yaound%C3%A9&neighborhood=${encodeURIComponent(neighborhood)}&purpose=rent`,
       user.key,
     );
     const row = stats.body.data[0];
     expect(await page.textContent('[data-testid="stat-median"]')).toBe(`${row.median_price.toLocaleString('en-GB')}\u00a0XAF`);
     expect(await page.textContent('[data-testid="stat-sample"]')).toBe(row.sample_size.toLocaleString('en-GB'));
 
-    const historyPath = `/api/v1/market/history?city=Yaound%C3%A9&neighborhood=${encodeURIComponent(quarter)}&purpose=rent&months=36`;
+    const historyPath = `/api/v1/market/history?city=Yaound%C3%A9&neighborhood=${encodeURIComponent(neighborhood)}&purpose=rent&months=36`;
     const history = await get(t.baseUrl, historyPath, user.key);
     expect(history.body.data).toHaveLength(36);
     const table = await page.$$eval('#history-table tbody tr', (rows) =>
@@ -205,7 +205,7 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the market explore
     expect(await page.getAttribute('#explorer-map svg', 'class')).toContain('is-zoomed');
 
     // A preview of a valuation (Pro): the sample's answer, marked, with its comparables on the map.
-    await page.selectOption('#v-neighborhood', quarter);
+    await page.selectOption('#v-neighborhood', neighborhood);
     await page.click('#valuation-form button[type="submit"]');
     await page.waitForFunction(() => document.getElementById('valuation-result')?.dataset.state === 'ready');
     expect(await page.getAttribute('#valuation-result', 'data-dataset')).toBe('sample');
@@ -222,8 +222,8 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the market explore
     const s = await session(starter.email);
     await s.page.goto('/dashboard/market?city=Douala');
     await mapReady(s.page, 'Douala');
-    const [quarter] = [...(await quartersWithData('Douala')).keys()].sort();
-    await clickQuarter(s.page, quarter);
+    const [neighborhood] = [...(await neighborhoodsWithData('Douala')).keys()].sort();
+    await clickNeighborhood(s.page, neighborhood);
     expect(await s.page.getAttribute('#history-status', 'data-refused')).toBe('plan_forbidden');
     expect(await s.page.textContent('#history-status')).toContain('History is not in your plan.');
     expect(await s.page.isHidden('#history-body')).toBe(true);
@@ -238,11 +238,11 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the market explore
     const e = await session(enterprise.email);
     await e.page.goto('/dashboard/market?city=Douala');
     await mapReady(e.page, 'Douala');
-    await e.page.selectOption('#v-neighborhood', quarter);
+    await e.page.selectOption('#v-neighborhood', neighborhood);
     await e.page.fill('#v-surface', '90');
     await e.page.click('#valuation-form button[type="submit"]');
     await e.page.waitForFunction(() => ['ready', 'refused'].includes(document.getElementById('valuation-result')?.dataset.state ?? ''));
-    const query = `city=Douala&neighborhood=${encodeURIComponent(quarter)}&type=apartment&purpose=rent&surface=90&bedrooms=2`;
+    const query = `city=Douala&neighborhood=${encodeURIComponent(neighborhood)}&type=apartment&purpose=rent&surface=90&bedrooms=2`;
     const answer = await get(t.baseUrl, `/api/v1/valuations?${query}`, enterprise.key);
     expect(answer.status).toBe(200);
     expect(await e.page.getAttribute('#valuation-result', 'data-dataset')).toBe('live');
@@ -257,7 +257,7 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the market explore
 
   it('takes the screenshots the README shows: desktop and phone, English and French', async () => {
     const user = await explorerUser(t, 'pro');
-    const [quarter] = [...(await quartersWithData('Douala')).entries()].sort((a, b) => b[1] - a[1])[0];
+    const [neighborhood] = [...(await neighborhoodsWithData('Douala')).entries()].sort((a, b) => b[1] - a[1])[0];
     for (const lang of ['en', 'fr'] as const) {
       for (const [device, viewport] of [
         ['desktop', DESKTOP],
@@ -268,7 +268,7 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the market explore
         await mapReady(s.page, 'Douala');
         expect(await s.page.getAttribute('html', 'lang')).toBe(lang);
         await shot(s.page, `explorer-map-${device}-${lang}`, device === 'phone' ? '.map-card' : '#explorer-filters');
-        await clickQuarter(s.page, quarter);
+        await clickNeighborhood(s.page, neighborhood);
         if ((device === 'desktop') === (lang === 'en')) await shot(s.page, `explorer-history-${device}-${lang}`, '#history-panel');
         expect(s.problems).toEqual([]);
         await s.context.close();

@@ -58,15 +58,15 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the demo’s explo
           { timeout: 120_000 },
         );
         const withData: string[] = [];
-        for (const [quarter] of config.cities.find((c) => c.name === city)!.quarters) {
-          const query = new URLSearchParams({ city, neighborhood: quarter, purpose: 'rent' });
+        for (const [neighborhood] of config.cities.find((c) => c.name === city)!.neighborhoods) {
+          const query = new URLSearchParams({ city, neighborhood: neighborhood, purpose: 'rent' });
           const res = await fetch(`${base}/api/v1/market/stats?${query}`, { headers: { 'X-API-Key': key } });
           const row = ((await res.json()) as { data: Array<{ sample_size: number }> }).data[0];
-          if (row && row.sample_size >= config.minSample) withData.push(quarter);
+          if (row && row.sample_size >= config.minSample) withData.push(neighborhood);
         }
         expect(withData.length, city).toBeGreaterThan(0);
         const coloured = await page.$$eval('#explorer-map path.cell:not(.no-data)', (cells) =>
-          cells.map((c) => c.getAttribute('data-quarter')!),
+          cells.map((c) => c.getAttribute('data-neighborhood')!),
         );
         expect(coloured.sort(), city).toEqual(withData.sort());
       }

@@ -46,9 +46,9 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the explorer’s f
     await page.waitForFunction(() => document.getElementById('explorer-map')?.dataset.state === 'ready', null, { timeout: 60_000 });
     expect(calls).toEqual(['/api/v1/market/stats?city=Douala&purpose=rent&group_by=neighborhood']);
 
-    const shown = await page.$$eval('#quarters-table tbody tr', (rows) =>
+    const shown = await page.$$eval('#neighborhoods-table tbody tr', (rows) =>
       rows.map((r) => ({
-        quarter: r.getAttribute('data-quarter')!,
+        neighborhood: r.getAttribute('data-neighborhood')!,
         state: r.getAttribute('data-state')!,
         value: r.querySelector('td')!.getAttribute('data-value'),
       })),
@@ -64,12 +64,12 @@ describeWhen(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`)('the explorer’s f
     expect(
       shown
         .filter((s) => s.state === 'ok')
-        .map((s) => s.quarter)
+        .map((s) => s.neighborhood)
         .sort(),
     ).toEqual([...medians.keys()].sort());
     for (const s of shown) {
-      if (medians.has(s.quarter)) expect(s.value, s.quarter).toBe(medians.get(s.quarter));
-      else expect(s, s.quarter).toMatchObject({ state: 'thin', value: '' });
+      if (medians.has(s.neighborhood)) expect(s.value, s.neighborhood).toBe(medians.get(s.neighborhood));
+      else expect(s, s.neighborhood).toMatchObject({ state: 'thin', value: '' });
     }
     await context.close();
   });

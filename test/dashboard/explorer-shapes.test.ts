@@ -47,7 +47,7 @@ describe('quarter shapes', () => {
     expect(EXPLORER_CITIES).toHaveLength(12);
     for (const city of EXPLORER_CITIES) {
       const shape = cityShape(city);
-      expect(shape.cells).toHaveLength(city.quarters.length);
+      expect(shape.cells).toHaveLength(city.neighborhoods.length);
       let total = 0;
       for (const cell of shape.cells) {
         expect(cell.path, `${city.name}: ${cell.name}`).not.toBe('');
@@ -62,7 +62,7 @@ describe('quarter shapes', () => {
   it('draw a quarter at its gazetteer point, and nothing outside the city', () => {
     const douala = EXPLORER_CITIES.find((c) => c.name === 'Douala')!;
     const shape = cityShape(douala);
-    const [name, lat, lng] = douala.quarters.find((q) => q[0] === 'Akwa')!;
+    const [name, lat, lng] = douala.neighborhoods.find((q) => q[0] === 'Akwa')!;
     const cell = shape.cells.find((c) => c.name === name)!;
     const [x, y] = shape.project(lat, lng)!;
     expect(x).toBeCloseTo(cell.x, 6);
@@ -76,7 +76,7 @@ describe('quarter shapes', () => {
   it('spread the quarters the gazetteer puts at one point, so each has a shape of its own', () => {
     const city = EXPLORER_CITIES.find((c) => c.name === 'Ngaoundéré')!;
     const points = new Map<string, number>();
-    for (const [, lat, lng] of city.quarters) points.set(`${lat},${lng}`, (points.get(`${lat},${lng}`) ?? 0) + 1);
+    for (const [, lat, lng] of city.neighborhoods) points.set(`${lat},${lng}`, (points.get(`${lat},${lng}`) ?? 0) + 1);
     expect([...points.values()].some((n) => n > 1)).toBe(true);
     const cells = cityShape(city).cells;
     expect(new Set(cells.map((c) => `${c.x},${c.y}`)).size).toBe(cells.length);

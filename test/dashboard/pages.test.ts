@@ -53,7 +53,7 @@ describe('two languages', () => {
           // The market explorer's.
           'key',
           'city',
-          'quarter',
+          'neighborhood',
           'value',
           'low',
           'high',

@@ -57,7 +57,7 @@ const b62 = (n: number) => fc.string({ unit: fc.constantFrom(...BASE62), minLeng
 const lower36 = (n: number) => fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: n, maxLength: n });
 
 const CITIES = CATALOG.map((c) => c.name);
-const NEIGHBORHOODS = CATALOG.flatMap((c) => c.neighbourhoods.slice(0, 3).map((n) => n.name));
+const NEIGHBORHOODS = CATALOG.flatMap((c) => c.neighborhoods.slice(0, 3).map((n) => n.name));
 
 /** Unicode text of every plane, including what is not printable or not even paired. */
 const anyText = fc.oneof(

@@ -4,7 +4,7 @@
  * purpose), with the portal's own reference. No surface, title, date, contact or street
  * address. Deterministic: row `i` is always the same.
  */
-const QUARTERS: Record<string, string[]> = {
+const NEIGHBORHOODS: Record<string, string[]> = {
   Douala: ['Akwa', 'Bonapriso', 'Makepe', 'Kotto', 'Logpom', 'Bonamoussadi', 'Deido', 'bali', 'PK14', 'Ndokotti'],
   Yaounde: ['Bastos', 'Odza', 'Biyem-Assi', 'Mendong', 'Essos', 'Ngousso', 'Omnisport'],
 };
@@ -23,7 +23,7 @@ export interface CrawlRow {
 
 export function crawlRow(i: number, prefix = 'crawl'): CrawlRow {
   const city = i % 5 < 3 ? 'Douala' : 'Yaounde';
-  const quarters = QUARTERS[city];
+  const neighborhoods = NEIGHBORHOODS[city];
   const type = KINDS[i % KINDS.length];
   const bedrooms = type === 'studio' || type === 'room' ? 1 : 1 + (i % 4);
   const furnished = i % 7 === 0;
@@ -32,7 +32,7 @@ export function crawlRow(i: number, prefix = 'crawl'): CrawlRow {
     type,
     purpose: furnished ? 'furnished_rent' : 'rent',
     city,
-    neighborhood: quarters[i % quarters.length],
+    neighborhood: neighborhoods[i % neighborhoods.length],
     price: (40 + ((i * 37) % 60)) * 5_000 * bedrooms * (furnished ? 2 : 1),
   };
   // The portal leaves bedrooms or bathrooms out of some adverts.

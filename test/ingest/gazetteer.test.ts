@@ -67,7 +67,7 @@ describe('quarter names of a real feed', () => {
       expect(bad.stderr).toContain('"Bonamousadi" is not a quarter of Douala; did you mean Bonamoussadi');
       const r = await admin(['alias', 'add', 'Douala', 'Bonamusadi Carrefour', 'Bonamoussadi', '--json']);
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ quarter: 'Bonamoussadi', moved: 3 });
+      expect(JSON.parse(r.stdout)).toMatchObject({ neighborhood: 'Bonamoussadi', moved: 3 });
       const moved = (await listingsOf(t.db, src)).filter((l) => l.source_ref.endsWith('-00100') || l.source_ref.endsWith('-00101'));
       expect(moved.map((l) => [l.neighborhood, l.neighborhood_key])).toEqual([
         ['Bonamoussadi', 'bonamoussadi'],
@@ -79,7 +79,7 @@ describe('quarter names of a real feed', () => {
       expect(again.counts).toMatchObject({ unchanged: rows.length - 3, updated: 3 });
       expect((await listingsOf(t.db, src)).find((l) => l.source_ref.endsWith('-00100'))!.title).toMatch(/ à Bonamoussadi$/);
     } finally {
-      await t.db.pool.query(`DELETE FROM quarter_aliases WHERE city_key = 'douala' AND alias = 'Bonamusadi Carrefour'`);
+      await t.db.pool.query(`DELETE FROM neighborhood_aliases WHERE city_key = 'douala' AND alias = 'Bonamusadi Carrefour'`);
       await removeSource(t.db, src);
       work.remove();
     }

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CITIES } from '../../contract/places.js';
 import { type GeneratedRecord, generateListings, REPEATS } from '../../server/generate/generator.js';
 import { noiseFreePrice, PRICE_NOISE } from '../../server/generate/price-model.js';
-import { QUARTER_LEVELS } from '../../server/generate/quarter-levels.js';
+import { NEIGHBORHOOD_LEVELS } from '../../server/generate/neighborhood-levels.js';
 import type { StoredRecord } from '../../server/ingest/record.js';
 import { validateRow } from '../../server/ingest/validate.js';
 
@@ -46,7 +46,7 @@ describe('generated feeds look like real ones', () => {
   });
 
   it('spell quarters many ways, name sub-quarters and places the gazetteer lacks', () => {
-    const catalog = new Set(CITIES.flatMap((c) => c.neighbourhoods.map((n) => `${c.name}|${n.name}`)));
+    const catalog = new Set(CITIES.flatMap((c) => c.neighborhoods.map((n) => `${c.name}|${n.name}`)));
     const asCatalog = share(rows, (r) => catalog.has(`${r.city}|${r.neighborhood}`));
     expect(asCatalog).toBeGreaterThan(0.7);
     expect(asCatalog).toBeLessThan(0.85);
@@ -55,11 +55,11 @@ describe('generated feeds look like real ones', () => {
     expect(unresolved).toBeGreaterThan(0.01);
     expect(unresolved).toBeLessThan(0.03);
     // Sub-quarters are kept as written and filed under their quarter.
-    const subQuarters = stored.filter((r) => r.neighborhood !== null && !catalog.has(`${r.city}|${r.neighborhood}`));
-    expect(subQuarters.length / stored.length).toBeGreaterThan(0.02);
-    expect(subQuarters.some((r) => r.neighborhood === 'Akwa I' && r.neighborhood_key === 'akwa')).toBe(true);
+    const subNeighborhoods = stored.filter((r) => r.neighborhood !== null && !catalog.has(`${r.city}|${r.neighborhood}`));
+    expect(subNeighborhoods.length / stored.length).toBeGreaterThan(0.02);
+    expect(subNeighborhoods.some((r) => r.neighborhood === 'Akwa I' && r.neighborhood_key === 'akwa')).toBe(true);
     // Every other spelling resolves to the quarter the generator drew (its price level is that quarter's).
-    const keys = new Set(CITIES.flatMap((c) => c.neighbourhoods.map((n) => `${c.name}|${validateKey(c.name, n.name)}`)));
+    const keys = new Set(CITIES.flatMap((c) => c.neighborhoods.map((n) => `${c.name}|${validateKey(c.name, n.name)}`)));
     for (const r of stored) if (r.neighborhood_key != null) expect(keys.has(`${r.city}|${r.neighborhood_key}`), r.source_ref).toBe(true);
   });
 
@@ -109,17 +109,17 @@ describe('generated feeds look like real ones', () => {
         NOW.getTime() - Date.parse(r.listed_at) < 365 * DAY,
     );
     const firstPrice = (r: GeneratedRecord) => r.price_history?.[0].price ?? r.price;
-    const levels = QUARTER_LEVELS.get('Douala')!;
+    const levels = NEIGHBORHOOD_LEVELS.get('Douala')!;
     const medians = new Map<string, number>();
-    for (const quarter of ['Logpom', 'Kotto', 'Makepe', 'Bonamoussadi', 'Bali', 'Akwa', 'Bonapriso']) {
+    for (const neighborhood of ['Logpom', 'Kotto', 'Makepe', 'Bonamoussadi', 'Bali', 'Akwa', 'Bonapriso']) {
       // Every spelling and sub-quarter of the quarter counts: the resolver files them under it.
-      const key = validateKey('Douala', quarter);
+      const key = validateKey('Douala', neighborhood);
       const asked = lastYear.filter((r) => validateKey('Douala', r.neighborhood!) === key).map(firstPrice);
-      expect(asked.length, quarter).toBeGreaterThan(30);
-      medians.set(quarter, median(asked));
+      expect(asked.length, neighborhood).toBeGreaterThan(30);
+      medians.set(neighborhood, median(asked));
       // Levels are November 2026's; the last year's adverts ask a little less (trend), ± season.
-      expect(median(asked) / levels.get(quarter)!, quarter).toBeGreaterThan(0.85);
-      expect(median(asked) / levels.get(quarter)!, quarter).toBeLessThan(1.1);
+      expect(median(asked) / levels.get(neighborhood)!, neighborhood).toBeGreaterThan(0.85);
+      expect(median(asked) / levels.get(neighborhood)!, neighborhood).toBeLessThan(1.1);
     }
     expect(medians.get('Bonapriso')! / medians.get('Logpom')!).toBeGreaterThan(4.5);
   });
@@ -143,11 +143,11 @@ describe('generated feeds look like real ones', () => {
 });
 
 const keyCache = new Map<string, string>();
-function validateKey(city: string, quarter: string): string {
-  const cached = keyCache.get(`${city}|${quarter}`);
+function validateKey(city: string, neighborhood: string): string {
+  const cached = keyCache.get(`${city}|${neighborhood}`);
   if (cached !== undefined) return cached;
-  const checked = validateRow({ source_ref: 'x', price: 1, city, neighborhood: quarter, type: 'land', purpose: 'sale' });
+  const checked = validateRow({ source_ref: 'x', price: 1, city, neighborhood: neighborhood, type: 'land', purpose: 'sale' });
   if (!checked.ok) throw new Error(checked.reason);
-  keyCache.set(`${city}|${quarter}`, checked.record.neighborhood_key!);
+  keyCache.set(`${city}|${neighborhood}`, checked.record.neighborhood_key!);
   return checked.record.neighborhood_key!;
 }

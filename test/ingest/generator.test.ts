@@ -106,7 +106,7 @@ describe('generateListings', () => {
       median(where((r) => r.city === city && r.type === 'apartment' && r.purpose === 'rent' && r.bedrooms === 2).map((r) => r.price));
     expect(aptRent('Douala')).toBeGreaterThan(aptRent('Bafoussam'));
     const douala = CITIES.find((c) => c.name === 'Douala')!;
-    const tierOf = new Map(douala.neighbourhoods.map((n) => [n.name, n.tier]));
+    const tierOf = new Map(douala.neighborhoods.map((n) => [n.name, n.tier]));
     const landPerM2 = (tier: number) =>
       median(
         where((r) => r.city === 'Douala' && r.type === 'land' && r.surface != null && tierOf.get(r.neighborhood!) === tier).map(

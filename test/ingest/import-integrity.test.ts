@@ -15,10 +15,10 @@ const { db, work, source } = ingestSuite();
 /** The most lines a CSV record may span (README, "Loading listings"). */
 const MAX_RECORD_LINES = 100;
 const HEADER = 'source_ref,title,price,city,neighborhood,type,purpose';
-const QUARTERS = ['Akwa', 'Bonapriso', 'Makepe', 'Deido', 'Bonamoussadi'];
+const NEIGHBORHOODS = ['Akwa', 'Bonapriso', 'Makepe', 'Deido', 'Bonamoussadi'];
 /** One CSV line: a listing of its own (its title and price differ from every other). */
 const csvLine = (i: number, title = `Appartement ${i} à louer`) =>
-  `R-${String(i).padStart(4, '0')},${title},${100_000 + i * 1_000},Douala,${QUARTERS[i % QUARTERS.length]},apartment,rent`;
+  `R-${String(i).padStart(4, '0')},${title},${100_000 + i * 1_000},Douala,${NEIGHBORHOODS[i % NEIGHBORHOODS.length]},apartment,rent`;
 const csvFile = (name: string, lines: string[]) => work.write(name, `${[HEADER, ...lines].join('\n')}\n`);
 
 async function active(src: string): Promise<string[]> {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ColumnMap } from '../../server/ingest/column-map.js';
-import { approximateQuarter } from '../../server/domain/places/approximate-quarter.js';
+import { approximateNeighborhood } from '../../server/domain/places/approximate-neighborhood.js';
 import { readPrice } from '../../server/ingest/money.js';
 import { readRoomCount } from '../../server/ingest/room-counts.js';
 import { GAZETTEER } from '../../server/domain/places/gazetteer.js';
@@ -135,8 +135,8 @@ describe('names as advertisers write them', () => {
   const douala = GAZETTEER.get('douala')!;
   const yaounde = GAZETTEER.get('yaounde')!;
   const match = (city = douala, raw: string) => {
-    const m = approximateQuarter(city, raw);
-    return m && [m.quarter.name, m.how];
+    const m = approximateNeighborhood(city, raw);
+    return m && [m.neighborhood.name, m.how];
   };
   it('tries every part, strips landmark words, and forgives one slip', () => {
     expect(match(douala, 'Rue 1.234, Makepe')).toEqual(['Makepe', 'part "Makepe"']);
@@ -157,6 +157,6 @@ describe('names as advertisers write them', () => {
   });
   it('leaves a name an operator refused', () => {
     const refused = new Map([['douala', new Map([['carrefourbepanda', '']])]]);
-    expect(approximateQuarter(douala, 'Carrefour Bépanda', refused)).toBeNull();
+    expect(approximateNeighborhood(douala, 'Carrefour Bépanda', refused)).toBeNull();
   });
 });

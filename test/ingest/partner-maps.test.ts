@@ -28,7 +28,7 @@ beforeAll(() => {
 });
 afterAll(async () => {
   for (const [city, folded] of refused)
-    await db.pool.query('DELETE FROM quarter_aliases WHERE city_key = $1 AND folded = $2', [city, folded]);
+    await db.pool.query('DELETE FROM neighborhood_aliases WHERE city_key = $1 AND folded = $2', [city, folded]);
   await db.pool.query('DELETE FROM held_listings WHERE source = ANY($1::text[])', [sources]);
   await removeSource(db, ...sources);
   work.remove();
@@ -100,7 +100,7 @@ describe('the portal export of examples/feeds', () => {
     expect(new Set(stored.map((l) => l.city))).toEqual(new Set(['Douala', 'Yaoundé', 'Buea', 'Limbe', 'Kribi']));
     expect(stored.filter((l) => l.neighborhood === null)).toEqual([]);
     expect(result.unresolved_neighborhoods).toEqual([]);
-    expect(result.approximate_neighborhoods.map((a) => [a.name, a.quarter, a.how])).toEqual([
+    expect(result.approximate_neighborhoods.map((a) => [a.name, a.neighborhood, a.how])).toEqual([
       ['Carrefour Bépanda', 'Bépanda', 'landmark words around "Bépanda"'],
       ['Entrée Simbock', 'Simbock', 'landmark words around "Simbock"'],
       ['Lycée de Logpom, Logpom', 'Logpom', 'part "Logpom"'],
@@ -157,7 +157,7 @@ describe('the shared koutchoumi crawl through examples/feeds/portal-crawl.column
     expect(result.held_prices!.every((h) => /^price: [\d,]+ XAF is (under|over|more than)/.test(h.reason))).toBe(true);
     expect(result.counts.accepted / (result.counts.rows - result.counts.skipped)).toBeGreaterThanOrEqual(0.97);
     expect(result.rejected_sample.map((r) => r.reason)).toEqual(['price: must be greater than 0']);
-    expect(result.approximate_neighborhoods.map((a) => [a.city, a.name, a.quarter])).toEqual([['Douala', 'Manbanda', 'Mabanda']]);
+    expect(result.approximate_neighborhoods.map((a) => [a.city, a.name, a.neighborhood])).toEqual([['Douala', 'Manbanda', 'Mabanda']]);
     expect(result.unresolved_neighborhoods.map((u) => u.name)).toEqual(['Cite Ubo Palmiers', 'Elig', 'Kondo']);
     const { rows } = await db.pool.query<{ type: string; purpose: string; n: number }>(
       `SELECT type, purpose, count(*)::int AS n FROM listings WHERE source = $1 GROUP BY 1, 2 ORDER BY 1, 2`,

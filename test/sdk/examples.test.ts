@@ -351,7 +351,7 @@ describe('examples', () => {
 
   it('06-rent-history prints the median rent per quarter now and a year ago, and saves the CSV', async () => {
     const csv = join(dir, 'douala-rents.csv');
-    const pro = await example('06-rent-history.ts', ['--quarters', 'Bonapriso,Akwa', '--csv', csv], t.keys.pro);
+    const pro = await example('06-rent-history.ts', ['--neighborhoods', 'Bonapriso,Akwa', '--csv', csv], t.keys.pro);
     expect(pro.code, pro.stderr).toBe(0);
     expect(pro.stdout).toMatch(/Median monthly rent \(XAF\) of a 2-bedroom apartment in Douala/);
     expect(pro.stdout).toMatch(/^Bonapriso\s/m);
@@ -359,7 +359,7 @@ describe('examples', () => {
     const lines = readFileSync(csv, 'utf8').trimEnd().split('\r\n');
     expect(lines).toHaveLength(25);
     expect(lines[1]).toMatch(/^Douala,,,,rent,apartment,2,/);
-    const starter = await example('06-rent-history.ts', ['--quarters', 'Akwa'], t.keys.starter);
+    const starter = await example('06-rent-history.ts', ['--neighborhoods', 'Akwa'], t.keys.starter);
     expect(starter.code).toBe(1);
     expect(starter.stderr).toMatch(/not included in the Starter plan/);
   });

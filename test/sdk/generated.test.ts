@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { ZodTypeAny } from 'zod';
-import { CITY_NAMES, NEIGHBOURHOODS_BY_CITY } from '../../contract/places.js';
+import { CITY_NAMES, NEIGHBORHOODS_BY_CITY } from '../../contract/places.js';
 import { contract } from '../../contract/router.js';
 import { GENERATED_HEADER, routesOf } from '../../scripts/sdk-generator/emit-types.js';
 import { GENERATED_DIR, generateSdkFiles, ROOT } from '../../scripts/sdk-generator/files.js';
@@ -62,9 +62,9 @@ describe("the SDK's places", () => {
   it("NeighborhoodsByCity lists exactly each city's neighbourhoods in the catalogue", () => {
     const byCity = typeOf('NeighborhoodsByCity');
     const sdk = Object.fromEntries(checker.getPropertiesOfType(byCity).map((p) => [p.name, literals(checker.getTypeOfSymbol(p)).sort()]));
-    const catalogue = Object.fromEntries(Object.entries(NEIGHBOURHOODS_BY_CITY).map(([city, names]) => [city, [...new Set(names)].sort()]));
+    const catalogue = Object.fromEntries(Object.entries(NEIGHBORHOODS_BY_CITY).map(([city, names]) => [city, [...new Set(names)].sort()]));
     expect(sdk).toEqual(catalogue);
-    expect(literals(typeOf('KnownNeighborhood')).sort()).toEqual([...new Set(Object.values(NEIGHBOURHOODS_BY_CITY).flat())].sort());
+    expect(literals(typeOf('KnownNeighborhood')).sort()).toEqual([...new Set(Object.values(NEIGHBORHOODS_BY_CITY).flat())].sort());
   });
 });
 

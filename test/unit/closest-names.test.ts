@@ -1,6 +1,6 @@
 /** Suggestions for unknown place names: typing slips and beginnings, accents and case ignored. */
 import { describe, expect, it } from 'vitest';
-import { CITY_NAMES, NEIGHBOURHOODS_BY_CITY } from '../../contract/places.js';
+import { CITY_NAMES, NEIGHBORHOODS_BY_CITY } from '../../contract/places.js';
 import { closestNames, editDistance } from '../../server/platform/text.js';
 
 describe('closestNames', () => {
@@ -13,9 +13,9 @@ describe('closestNames', () => {
   });
 
   it('finds neighbourhoods from their beginning, closest first', () => {
-    expect(closestNames('bona', NEIGHBOURHOODS_BY_CITY.Douala)).toEqual(['Bonabéri', 'Bonamoussadi', 'Bonanjo']);
-    expect(closestNames('Bonaprisso', NEIGHBOURHOODS_BY_CITY.Douala)[0]).toBe('Bonapriso');
-    expect(closestNames('biyem assi', NEIGHBOURHOODS_BY_CITY['Yaoundé'])).toEqual(['Biyem-Assi']);
+    expect(closestNames('bona', NEIGHBORHOODS_BY_CITY.Douala)).toEqual(['Bonabéri', 'Bonamoussadi', 'Bonanjo']);
+    expect(closestNames('Bonaprisso', NEIGHBORHOODS_BY_CITY.Douala)[0]).toBe('Bonapriso');
+    expect(closestNames('biyem assi', NEIGHBORHOODS_BY_CITY['Yaoundé'])).toEqual(['Biyem-Assi']);
   });
 
   it('suggests nothing for a name far from every known one', () => {

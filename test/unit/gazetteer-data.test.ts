@@ -25,7 +25,7 @@ const name = z.string().trim().min(1);
 const source = z.string().trim().min(1);
 const precision = z.number().int().positive().max(5000);
 
-const SubQuarter = z
+const SubNeighborhood = z
   .object({
     name,
     aliases: z.array(name),
@@ -44,7 +44,7 @@ const SubQuarter = z
     },
   );
 
-const Quarter = z
+const Neighborhood = z
   .object({
     name,
     arrondissement: name.nullable(),
@@ -53,7 +53,7 @@ const Quarter = z
     precision_m: precision,
     source,
     aliases: z.array(name),
-    sub_quarters: z.array(SubQuarter),
+    sub_neighborhoods: z.array(SubNeighborhood),
     tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   })
   .strict();
@@ -65,7 +65,7 @@ const CityFile = z
     centroid: z.object({ lat, lng, source, precision_m: precision }).strict(),
     bounds: z.object({ south: lat, west: lng, north: lat, east: lng }).strict(),
     bounds_source: source,
-    quarters: z.array(Quarter).min(1),
+    neighborhoods: z.array(Neighborhood).min(1),
   })
   .strict();
 type CityFile = z.infer<typeof CityFile>;
@@ -98,9 +98,9 @@ interface Point {
 
 /** Every point of a city: each quarter's, and each sub-quarter's own or, without one, its parent's. */
 function points(c: CityFile): Point[] {
-  return c.quarters.flatMap((q) => [
+  return c.neighborhoods.flatMap((q) => [
     { what: q.name, lat: q.lat, lng: q.lng, precision_m: q.precision_m, source: q.source },
-    ...q.sub_quarters.map((s) =>
+    ...q.sub_neighborhoods.map((s) =>
       s.lat === undefined
         ? { what: `${q.name} > ${s.name}`, lat: q.lat, lng: q.lng, precision_m: q.precision_m, source: q.source }
         : { what: `${q.name} > ${s.name}`, lat: s.lat, lng: s.lng!, precision_m: s.precision_m!, source: s.source! },
@@ -122,10 +122,10 @@ function misplaced(c: CityFile): string[] {
 
 /** Every name a city answers to (quarters, their aliases, sub-quarters and theirs), with what it belongs to. */
 function names(c: CityFile): { folded: string; raw: string; owner: string }[] {
-  return c.quarters.flatMap((q) => [
+  return c.neighborhoods.flatMap((q) => [
     { folded: fold(q.name), raw: q.name, owner: q.name },
     ...q.aliases.map((a) => ({ folded: fold(a), raw: a, owner: q.name })),
-    ...q.sub_quarters.flatMap((s) => [
+    ...q.sub_neighborhoods.flatMap((s) => [
       { folded: fold(s.name), raw: s.name, owner: `${q.name} > ${s.name}` },
       ...s.aliases.map((a) => ({ folded: fold(a), raw: a, owner: `${q.name} > ${s.name}` })),
     ]),
@@ -179,7 +179,7 @@ describe('gazetteer data', () => {
 
   it('tells a point outside its city (the check can fail)', () => {
     const douala = structuredClone(byName('Douala'));
-    const bali = douala.quarters.find((q) => q.name === 'Bali')!;
+    const bali = douala.neighborhoods.find((q) => q.name === 'Bali')!;
     Object.assign(bali, { lat: 3.8667, lng: 11.5167 }); // Yaoundé's centre, about 200 km away
     expect(misplaced(douala)).toEqual(['Bali outside the bounds', expect.stringMatching(/^Bali 20\d km from the centroid$/)]);
     const moved = structuredClone(byName('Douala'));
@@ -190,22 +190,22 @@ describe('gazetteer data', () => {
   it('keeps every name unambiguous once case, accents, spacing and punctuation are folded', () => {
     for (const c of cities.values()) expect(collisions(c), c.city).toEqual([]);
     const twice = structuredClone(byName('Douala'));
-    twice.quarters[1].aliases.push('AKWA'); // Bonanjo given Akwa's name
+    twice.neighborhoods[1].aliases.push('AKWA'); // Bonanjo given Akwa's name
     expect(collisions(twice)).toEqual(['"Akwa" (Akwa) folds like a name of Bonanjo']);
   });
 
   it("keeps every quarter of today's catalogue with its spelling and tier", () => {
     for (const city of CITIES) {
       const c = byName(city.name);
-      const tiers = new Map(c.quarters.map((q) => [q.name, q.tier]));
-      for (const n of city.neighbourhoods) expect(tiers.get(n.name), `${city.name} ${n.name}`).toBe(n.tier);
+      const tiers = new Map(c.neighborhoods.map((q) => [q.name, q.tier]));
+      for (const n of city.neighborhoods) expect(tiers.get(n.name), `${city.name} ${n.name}`).toBe(n.tier);
     }
   });
 
   it('counts on the order of a hundred quarters for Douala and Yaoundé, and more than the catalogue elsewhere', () => {
-    expect(byName('Douala').quarters.length).toBeGreaterThanOrEqual(90);
-    expect(byName('Yaoundé').quarters.length).toBeGreaterThanOrEqual(90);
-    for (const city of CITIES) expect(byName(city.name).quarters.length, city.name).toBeGreaterThanOrEqual(city.neighbourhoods.length);
+    expect(byName('Douala').neighborhoods.length).toBeGreaterThanOrEqual(90);
+    expect(byName('Yaoundé').neighborhoods.length).toBeGreaterThanOrEqual(90);
+    for (const city of CITIES) expect(byName(city.name).neighborhoods.length, city.name).toBeGreaterThanOrEqual(city.neighborhoods.length);
   });
 
   it('knows the quarter names a real crawl brought that the catalogue lacked', () => {
@@ -219,10 +219,10 @@ describe('gazetteer data', () => {
   });
 
   it('finds a sub-quarter under its parent', () => {
-    const akwa = byName('Douala').quarters.find((q) => q.name === 'Akwa')!;
-    expect(akwa.sub_quarters.map((s) => s.name)).toEqual(expect.arrayContaining(['Akwa I', 'Akwa II', 'Bonamouang']));
-    const bonaberi = byName('Douala').quarters.find((q) => q.name === 'Bonabéri')!;
-    expect(bonaberi.sub_quarters.map((s) => s.name)).toEqual(expect.arrayContaining(['Sodiko', 'Bojongo', 'Mabanda', 'Bonassama']));
+    const akwa = byName('Douala').neighborhoods.find((q) => q.name === 'Akwa')!;
+    expect(akwa.sub_neighborhoods.map((s) => s.name)).toEqual(expect.arrayContaining(['Akwa I', 'Akwa II', 'Bonamouang']));
+    const bonaberi = byName('Douala').neighborhoods.find((q) => q.name === 'Bonabéri')!;
+    expect(bonaberi.sub_neighborhoods.map((s) => s.name)).toEqual(expect.arrayContaining(['Sodiko', 'Bojongo', 'Mabanda', 'Bonassama']));
   });
 
   it('gives every coordinate a source and an honest precision', () => {

@@ -7,15 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { CITIES } from '../../contract/places.js';
 import { PRICE_NOISE, noiseFreePrice, roundPrice } from '../../server/generate/price-model.js';
-import { QUARTER_LEVELS } from '../../server/generate/quarter-levels.js';
+import { NEIGHBORHOOD_LEVELS } from '../../server/generate/neighborhood-levels.js';
 
 const ref = { type: 'apartment', purpose: 'rent', bedrooms: 2, surface: null, listed_at: '2026-11-15T10:00:00Z' } as const;
 
 describe('price model', () => {
   it('has a level for every catalog quarter and gives it back for the reference advert', () => {
     for (const city of CITIES) {
-      for (const n of city.neighbourhoods) {
-        const level = QUARTER_LEVELS.get(city.name)?.get(n.name);
+      for (const n of city.neighborhoods) {
+        const level = NEIGHBORHOOD_LEVELS.get(city.name)?.get(n.name);
         expect(level, `${n.name}, ${city.name}`).toBeGreaterThan(20_000);
         // November's season factor (0.98) is the only thing between the level and the price.
         expect(noiseFreePrice({ ...ref, city: city.name, neighborhood: n.name })).toBeCloseTo(level! * 0.98, 6);

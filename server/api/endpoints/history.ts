@@ -27,7 +27,7 @@ export const history: RouteHandler<typeof contract.market.history> = async ({ qu
   const area = areaOf(query);
   const key = area
     ? areaHistoryKey(query, area)
-    : `history:${query.currency}:${filters.cityKey}:${filters.neighborhoodKey ?? '-'}:${filters.subQuarter ?? '-'}:${query.purpose}:${query.type ?? '-'}:${query.bedrooms ?? '-'}:${query.months}`;
+    : `history:${query.currency}:${filters.cityKey}:${filters.neighborhoodKey ?? '-'}:${filters.subNeighborhood ?? '-'}:${query.purpose}:${query.type ?? '-'}:${query.bedrooms ?? '-'}:${query.months}`;
   const asked = area ? { ...query, near: { lat: area.lat, lng: area.lng }, radius_m: area.radius_m } : query;
   const data = await reader.cached(key, () => marketHistory(reader.data, asked, filters));
   if (area) ctx.headers!.setHeader('X-Mboa-Area', areaHeader(area));

@@ -50,7 +50,7 @@ interface BatchRun {
 function memoisedCandidates(): CandidateSource {
   const memo = new Map<string, Promise<CandidateRow[]>>();
   return (data, where, asOf) => {
-    const key = JSON.stringify([where.cityKey, where.quarterKey, where.purpose, where.type, where.excludeId]);
+    const key = JSON.stringify([where.cityKey, where.neighborhoodKey, where.purpose, where.type, where.excludeId]);
     let rows = memo.get(key);
     if (!rows) memo.set(key, (rows = candidateRows(data, where, asOf)));
     return rows;

@@ -10,16 +10,16 @@ import { type Dataset, table } from '../../domain/listing/dataset.js';
 import type { TFieldError } from '../../../contract/errors.js';
 import { CITIES } from '../../../contract/places.js';
 import { ApiError } from '../../platform/errors.js';
-import { foldQuarter, GAZETTEER, resolveQuarter } from '../../domain/places/gazetteer.js';
+import { foldNeighborhood, GAZETTEER, resolveNeighborhood } from '../../domain/places/gazetteer.js';
 import { closestNames, matchKey } from '../../platform/text.js';
 
 interface CatalogCity {
   name: string;
-  neighbourhoods: Map<string, string>;
+  neighborhoods: Map<string, string>;
 }
 
 const CATALOG = new Map<string, CatalogCity>(
-  CITIES.map((c) => [matchKey(c.name), { name: c.name, neighbourhoods: new Map(c.neighbourhoods.map((n) => [matchKey(n.name), n.name])) }]),
+  CITIES.map((c) => [matchKey(c.name), { name: c.name, neighborhoods: new Map(c.neighborhoods.map((n) => [matchKey(n.name), n.name])) }]),
 );
 
 export interface PlaceFilter {
@@ -76,10 +76,10 @@ export class KnownPlaces {
       const key = matchKey(filter.neighborhood);
       const known =
         cityKey !== undefined
-          ? await this.neighbourhoodKnownIn(cityKey, key, filter.neighborhood)
-          : await this.neighbourhoodKnownAnywhere(key, filter.neighborhood);
+          ? await this.neighborhoodKnownIn(cityKey, key, filter.neighborhood)
+          : await this.neighborhoodKnownAnywhere(key, filter.neighborhood);
       // With an unknown city, a neighbourhood known somewhere is not a second mistake.
-      if (!known) errors.push(await this.unknownNeighbourhood(filter.neighborhood, cityKey));
+      if (!known) errors.push(await this.unknownNeighborhood(filter.neighborhood, cityKey));
     }
     return errors;
   }
@@ -91,11 +91,11 @@ export class KnownPlaces {
     return (rowCount ?? 0) > 0;
   }
 
-  private async neighbourhoodKnownIn(cityKey: string, key: string, typed: string): Promise<boolean> {
+  private async neighborhoodKnownIn(cityKey: string, key: string, typed: string): Promise<boolean> {
     if (key === '') return false;
-    if (CATALOG.get(cityKey)?.neighbourhoods.has(key)) return true;
+    if (CATALOG.get(cityKey)?.neighborhoods.has(key)) return true;
     const city = GAZETTEER.get(cityKey);
-    if (city && resolveQuarter(city, typed)) return true;
+    if (city && resolveNeighborhood(city, typed)) return true;
     const { rowCount } = await this.data.pool.query(
       `SELECT 1 FROM ${table(this.data, 'places')} WHERE city_key = $1 AND neighborhood_key = $2`,
       [cityKey, key],
@@ -103,10 +103,10 @@ export class KnownPlaces {
     return (rowCount ?? 0) > 0;
   }
 
-  private async neighbourhoodKnownAnywhere(key: string, typed: string): Promise<boolean> {
+  private async neighborhoodKnownAnywhere(key: string, typed: string): Promise<boolean> {
     if (key === '') return false;
-    for (const city of CATALOG.values()) if (city.neighbourhoods.has(key)) return true;
-    const folded = foldQuarter(typed);
+    for (const city of CATALOG.values()) if (city.neighborhoods.has(key)) return true;
+    const folded = foldNeighborhood(typed);
     for (const city of GAZETTEER.values()) if (city.byName.has(folded)) return true;
     const { rowCount } = await this.data.pool.query(`SELECT 1 FROM ${table(this.data, 'places')} WHERE neighborhood_key = $1 LIMIT 1`, [
       key,
@@ -121,10 +121,10 @@ export class KnownPlaces {
 
   /** Every known place: the catalog's, then the ones listings brought (error path only). */
   private async readAllPlaces(): Promise<Place[]> {
-    const catalog = CITIES.flatMap((c) => c.neighbourhoods.map((n) => ({ city: c.name, neighborhood: n.name })));
+    const catalog = CITIES.flatMap((c) => c.neighborhoods.map((n) => ({ city: c.name, neighborhood: n.name })));
     // Then the gazetteer's quarters (top-level names: their parts are found under them).
     for (const city of GAZETTEER.values()) {
-      for (const q of new Set([...city.byName.values()].map((v) => v.quarter))) catalog.push({ city: city.name, neighborhood: q });
+      for (const q of new Set([...city.byName.values()].map((v) => v.neighborhood))) catalog.push({ city: city.name, neighborhood: q });
     }
     const { rows } = await this.data.pool.query<Place>(
       `SELECT city, neighborhood FROM ${table(this.data, 'places')} ORDER BY city, neighborhood`,
@@ -142,7 +142,7 @@ export class KnownPlaces {
     return { path: 'city', message, suggestions };
   }
 
-  private async unknownNeighbourhood(typed: string, cityKey: string | undefined): Promise<TFieldError> {
+  private async unknownNeighborhood(typed: string, cityKey: string | undefined): Promise<TFieldError> {
     const places = await this.allPlaces();
     const key = matchKey(typed);
     if (cityKey === undefined) {

@@ -1,5 +1,5 @@
 import { refreshMarketFigures } from '../../ingest/market-refresh.js';
-import { AliasError, addAlias, refuseAlias } from '../../ingest/quarters.js';
+import { AliasError, addAlias, refuseAlias } from '../../ingest/neighborhoods.js';
 import { parseOptions } from '../args.js';
 import { type Command, UsageError } from '../io.js';
 
@@ -16,7 +16,7 @@ const add: Command = {
     if (positionals.length !== 3) throw new UsageError('give CITY, NAME and QUARTER');
     const [city, raw, target] = positionals;
     const db = await ctx.db();
-    let result: { quarter: string; moved: number };
+    let result: { neighborhood: string; moved: number };
     try {
       result = await addAlias(db.pool, city, raw, target);
     } catch (err) {
@@ -25,8 +25,8 @@ const add: Command = {
     }
     if (result.moved > 0) await refreshMarketFigures(db.pool);
     ctx.print(
-      { city, alias: raw, quarter: result.quarter, moved: result.moved },
-      `"${raw}" is now a name of ${result.quarter}; ${result.moved} listing(s) moved to it`,
+      { city, alias: raw, neighborhood: result.neighborhood, moved: result.moved },
+      `"${raw}" is now a name of ${result.neighborhood}; ${result.moved} listing(s) moved to it`,
     );
   },
 };

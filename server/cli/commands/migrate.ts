@@ -2,7 +2,7 @@ import { migrationStatus } from '../../../prisma/migration-status.js';
 import { applyMigrations } from '../../../prisma/schema-engine/migrations.js';
 import { openDatabase } from '../../platform/db.js';
 import { ensureSampleData } from '../../generate/sample-data.js';
-import { syncGazetteer } from '../../ingest/quarters.js';
+import { syncGazetteer } from '../../ingest/neighborhoods.js';
 import { parseOptions } from '../args.js';
 import type { Command } from '../io.js';
 
@@ -10,7 +10,7 @@ import type { Command } from '../io.js';
  * The deploy step (`npm run db:migrate`, or `npm run admin:prod -- migrate` from the
  * compiled build): pending migrations and the sample's tables derived from the live ones,
  * the gazetteer's quarters (contract/gazetteer, into
- * `quarters`), then the test keys' fixed sample if this version's
+ * `neighborhoods`), then the test keys' fixed sample if this version's
  * is not there yet. Safe to run twice at once: both steps take a lock.
  */
 const migrate: Command = {

@@ -30,7 +30,7 @@ export const FEED_TARGETS = {
   valued: 0.95,
 } as const;
 /** Quarters with fewer adverts are not listed one by one. */
-const QUARTER_MIN_ROWS = 5;
+const NEIGHBORHOOD_MIN_ROWS = 5;
 
 const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)} %`);
 
@@ -69,7 +69,7 @@ export function feedTable(rows: Array<[string, Figures]>, markdown: boolean): st
     pct(f.pe20),
     pct(f.coverage),
     pct(f.cityMdape),
-    pct(f.quarterMdape),
+    pct(f.neighborhoodMdape),
     pct(f.termsMdape),
   ]);
   if (markdown) {
@@ -90,7 +90,7 @@ export interface FeedTargets {
 }
 
 export function feedTargetsOf(overall: Figures, byCity: Array<[string, Figures]>): FeedTargets {
-  const bestRule = Math.min(overall.cityMdape, overall.quarterMdape, overall.termsMdape);
+  const bestRule = Math.min(overall.cityMdape, overall.neighborhoodMdape, overall.termsMdape);
   return {
     mdape: overall.mdape <= FEED_TARGETS.mdape,
     beatsRules: overall.mdape <= FEED_TARGETS.ruleFactor * bestRule,
@@ -130,15 +130,15 @@ export async function evaluateFeed(
     ['by type', groupBy(preds, (p) => p.row.type)],
     ['by purpose', groupBy(preds, (p) => p.row.purpose)],
     [
-      `by quarter (≥ ${QUARTER_MIN_ROWS} adverts)`,
-      groupBy(preds, (p) => `${p.row.city}, ${p.row.neighborhood ?? '(no known quarter)'}`, QUARTER_MIN_ROWS),
+      `by quarter (≥ ${NEIGHBORHOOD_MIN_ROWS} adverts)`,
+      groupBy(preds, (p) => `${p.row.city}, ${p.row.neighborhood ?? '(no known quarter)'}`, NEIGHBORHOOD_MIN_ROWS),
     ],
     ['by method', groupBy(preds, (p) => p.method ?? 'not valued')],
     ['by confidence label', groupBy(preds, (p) => p.confidence ?? 'not valued')],
   ];
   const c = imported.counts;
   const yes = (b: boolean) => (b ? 'met' : 'NOT MET');
-  const bestRule = Math.min(overall.cityMdape, overall.quarterMdape, overall.termsMdape);
+  const bestRule = Math.min(overall.cityMdape, overall.neighborhoodMdape, overall.termsMdape);
   const human = [
     `Feed ${file}: ${c.rows} rows, ${c.accepted} accepted, ${c.rejected} rejected, ${c.skipped} skipped, ${c.repeats_folded} repeats folded: ${rows.length} distinct adverts.`,
     `Cross-validated in ${folds} folds by distinct advert (seed ${o.seed}): each advert valued once from the other folds' adverts. Basis: asking prices of adverts, not deeds. Run ${asOf.toISOString().slice(0, 10)}.`,

@@ -49,7 +49,7 @@ function table(rows: Array<[string, Figures]>, markdown: boolean, exact: boolean
     pct(f.pe10),
     pct(f.pe20),
     pct(f.coverage),
-    pct(f.quarterMdape),
+    pct(f.neighborhoodMdape),
     pct(f.roomsMdape),
     ...(exact ? [pct(f.exactMdape)] : []),
   ]);
@@ -79,7 +79,7 @@ const NOISE_MDAPE = 0.674 * Math.max(...Object.values(PRICE_NOISE.sigma));
 export function targetsOf(f: Figures): Targets {
   const exactKnown = f.exactMdape !== null && f.exactMdape <= 2 * NOISE_MDAPE;
   return {
-    beatsBaselines: f.mdape < f.quarterMdape && f.mdape < f.roomsMdape,
+    beatsBaselines: f.mdape < f.neighborhoodMdape && f.mdape < f.roomsMdape,
     honestRange: Math.abs(f.coverage - VALUATION_CONFIDENCE_LEVEL) <= COVERAGE_TOLERANCE,
     nearExact: exactKnown ? f.mdape <= EXACT_FACTOR * f.exactMdape! : null,
   };

@@ -11,10 +11,10 @@ import type { Colour, ExplorerCity, ExplorerView } from '../explorer-config.js';
 import type { Answer, Api } from './api.js';
 import { classesOf, classOf } from './colours.js';
 import { el, type Format } from './format.js';
-import type { QuarterFill } from './map.js';
-import { quarterQuery } from './quarter.js';
+import type { NeighborhoodFill } from './map.js';
+import { neighborhoodQuery } from './neighborhood.js';
 
-export interface QuarterFigure {
+export interface NeighborhoodFigure {
   name: string;
   /** `ok`: a figure; `thin`: too few listings for one; `failed`: the call was refused (said in the status). */
   state: 'ok' | 'thin' | 'failed';
@@ -24,7 +24,7 @@ export interface QuarterFigure {
 }
 
 export interface CityFigures {
-  quarters: QuarterFigure[];
+  neighborhoods: NeighborhoodFigure[];
   /** The first refusal met (a plan without history, the session's limit), in the API's words. */
   refusal: { code: string; detail: string } | null;
   /** `sample` when the answers came from the public sample (a test key). */
@@ -69,58 +69,60 @@ export async function cityFigures(api: Api, view: ExplorerView, city: ExplorerCi
   };
   // One call first: a plan without history is told once, not once per quarter.
   if (change) {
-    const probe = await api.json<THistoryResponse>('/market/history', { ...quarterQuery(view, null), months: 1 });
+    const probe = await api.json<THistoryResponse>('/market/history', { ...neighborhoodQuery(view, null), months: 1 });
     if (!note(probe)) {
-      return { quarters: city.quarters.map(([name]) => ({ name, state: 'failed', value: null, sample: 0 })), refusal, dataset };
+      return { neighborhoods: city.neighborhoods.map(([name]) => ({ name, state: 'failed', value: null, sample: 0 })), refusal, dataset };
     }
   }
-  const figure = (name: string, read: Read | null): QuarterFigure =>
+  const figure = (name: string, read: Read | null): NeighborhoodFigure =>
     read ? { name, state: read.value === null ? 'thin' : 'ok', ...read } : { name, state: 'failed', value: null, sample: 0 };
   if (!change) {
     // Every quarter's row in one call; a quarter without active listings has none.
-    const answer = await api.json<TStatsResponse>('/market/stats', { ...quarterQuery(view, null), group_by: 'neighborhood' });
+    const answer = await api.json<TStatsResponse>('/market/stats', { ...neighborhoodQuery(view, null), group_by: 'neighborhood' });
     const rows = new Map<string, TMarketStat>();
     if (note(answer)) for (const row of answer.body.data) if (row.neighborhood !== null) rows.set(fold(row.neighborhood), row);
-    const quarters = city.quarters.map(([name]) => figure(name, answer.ok ? readStats(view.colour, rows.get(fold(name)), min) : null));
-    return { quarters, refusal, dataset };
+    const neighborhoods = city.neighborhoods.map(([name]) =>
+      figure(name, answer.ok ? readStats(view.colour, rows.get(fold(name)), min) : null),
+    );
+    return { neighborhoods, refusal, dataset };
   }
-  const quarters = await Promise.all(
-    city.quarters.map(async ([name]): Promise<QuarterFigure> => {
-      const answer = await api.json<THistoryResponse>('/market/history', { ...quarterQuery(view, name), months: 1 });
+  const neighborhoods = await Promise.all(
+    city.neighborhoods.map(async ([name]): Promise<NeighborhoodFigure> => {
+      const answer = await api.json<THistoryResponse>('/market/history', { ...neighborhoodQuery(view, name), months: 1 });
       return figure(name, note(answer) ? readChange(answer.body) : null);
     }),
   );
-  return { quarters, refusal, dataset };
+  return { neighborhoods, refusal, dataset };
 }
 
 /** What a quarter's figure is, in words (its shape's label, its row in the table). */
-function figureText(colour: Colour, q: QuarterFigure, f: Format, min: number): string {
+function figureText(colour: Colour, q: NeighborhoodFigure, f: Format, min: number): string {
   if (q.state === 'failed') return f.say('explorer.figure.failed');
   if (q.value === null) return f.say('explorer.figure.thin', { n: q.sample, min });
   return colour === 'change' ? f.pct(q.value) : colour === 'm2' ? `${f.xaf(q.value)}${f.say('explorer.legend.perM2')}` : f.xaf(q.value);
 }
 
 export interface Drawn {
-  fills: Map<string, QuarterFill>;
+  fills: Map<string, NeighborhoodFill>;
   legend: HTMLElement;
   rows: HTMLTableRowElement[];
   coloured: number;
 }
 
 export function drawFigures(colour: Colour, figures: CityFigures, f: Format, min: number): Drawn {
-  const values = figures.quarters.filter((q) => q.value !== null).map((q) => q.value!);
+  const values = figures.neighborhoods.filter((q) => q.value !== null).map((q) => q.value!);
   const classes = classesOf(colour, values, f);
-  const fills = new Map<string, QuarterFill>();
+  const fills = new Map<string, NeighborhoodFill>();
   const rows: HTMLTableRowElement[] = [];
-  for (const q of figures.quarters) {
+  for (const q of figures.neighborhoods) {
     const text = figureText(colour, q, f, min);
     const colourOf = q.value === null ? null : classes.colours[classOf(classes, q.value)];
     fills.set(q.name, { colour: colourOf, label: `${q.name}: ${text}` });
     rows.push(
       el(
         'tr',
-        { 'data-quarter': q.name, 'data-state': q.state },
-        el('th', { scope: 'row' }, el('button', { type: 'button', class: 'link', 'data-quarter': q.name }, q.name)),
+        { 'data-neighborhood': q.name, 'data-state': q.state },
+        el('th', { scope: 'row' }, el('button', { type: 'button', class: 'link', 'data-neighborhood': q.name }, q.name)),
         el('td', { class: 'num', 'data-value': q.value ?? '' }, q.value === null ? '—' : text),
         el('td', { class: 'num' }, f.number(q.sample)),
       ),

@@ -47,8 +47,8 @@ export function cityShape(city: ExplorerCity): CityShape {
 
   // Quarters sharing a point: spread around it, in a fixed order.
   const byPoint = new Map<string, number[]>();
-  city.quarters.forEach(([, lat, lng], i) => byPoint.set(`${lat},${lng}`, [...(byPoint.get(`${lat},${lng}`) ?? []), i]));
-  const points = city.quarters.map(([, lat, lng]) => place(lat, lng));
+  city.neighborhoods.forEach(([, lat, lng], i) => byPoint.set(`${lat},${lng}`, [...(byPoint.get(`${lat},${lng}`) ?? []), i]));
+  const points = city.neighborhoods.map(([, lat, lng]) => place(lat, lng));
   const spread = (SPREAD_M / M_PER_DEG) * scale;
   for (const group of byPoint.values()) {
     if (group.length < 2) continue;
@@ -59,7 +59,7 @@ export function cityShape(city: ExplorerCity): CityShape {
   }
 
   const voronoi = Delaunay.from(points).voronoi([0, 0, WIDTH, height]);
-  const cells: Cell[] = city.quarters.map(([name], i) => {
+  const cells: Cell[] = city.neighborhoods.map(([name], i) => {
     const polygon = voronoi.cellPolygon(i) as Array<[number, number]> | null;
     const xs = polygon?.map((p) => p[0]) ?? [points[i][0]];
     const ys = polygon?.map((p) => p[1]) ?? [points[i][1]];

@@ -11,8 +11,8 @@ import { Api } from './api.js';
 import { cityFigures, drawFigures } from './city.js';
 import { formatFor } from './format.js';
 import { cityShape } from './geometry.js';
-import { QuarterMap } from './map.js';
-import { QuarterPanel } from './quarter.js';
+import { NeighborhoodMap } from './map.js';
+import { NeighborhoodPanel } from './neighborhood.js';
 import { ValuationForm } from './valuation.js';
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -20,10 +20,10 @@ const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) 
 function start(config: ExplorerConfig): void {
   const f = formatFor(config);
   const api = new Api(config.credential!);
-  const panel = new QuarterPanel(config, api, f);
+  const panel = new NeighborhoodPanel(config, api, f);
   const mapBox = byId('explorer-map');
   let view: ExplorerView = config.view;
-  let map: QuarterMap | null = null;
+  let map: NeighborhoodMap | null = null;
   let turn = 0;
   const cityOf = () => config.cities.find((c) => c.name === view.city) ?? config.cities[0];
   const valuation = new ValuationForm(
@@ -31,7 +31,7 @@ function start(config: ExplorerConfig): void {
     api,
     f,
     () => map,
-    () => ({ name: cityOf().name, quarters: cityOf().quarters.map((q) => q[0]) }),
+    () => ({ name: cityOf().name, neighborhoods: cityOf().neighborhoods.map((q) => q[0]) }),
   );
 
   const choose = (name: string) => {
@@ -39,14 +39,14 @@ function start(config: ExplorerConfig): void {
     map.select(name);
     byId('map-back').hidden = false;
     void panel.show(view, name, map);
-    byId('quarter-panel').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    byId('neighborhood-panel').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   };
 
   async function draw(): Promise<void> {
     const mine = ++turn;
     const city = cityOf();
     const shape = cityShape(city);
-    map = new QuarterMap(shape, f.say('explorer.map.label', { city: city.name }), choose);
+    map = new NeighborhoodMap(shape, f.say('explorer.map.label', { city: city.name }), choose);
     mapBox.replaceChildren(map.element);
     mapBox.dataset.state = 'loading';
     mapBox.dataset.city = city.name;
@@ -60,9 +60,9 @@ function start(config: ExplorerConfig): void {
     const drawn = drawFigures(view.colour, figures, f, config.minSample);
     map.fill(drawn.fills);
     byId('map-legend').replaceChildren(drawn.legend);
-    byId<HTMLTableElement>('quarters-table').tBodies[0].replaceChildren(...drawn.rows);
+    byId<HTMLTableElement>('neighborhoods-table').tBodies[0].replaceChildren(...drawn.rows);
     const status = byId('map-status');
-    status.replaceChildren(f.say('explorer.status.coloured', { n: drawn.coloured, total: city.quarters.length }));
+    status.replaceChildren(f.say('explorer.status.coloured', { n: drawn.coloured, total: city.neighborhoods.length }));
     if (figures.dataset === 'sample') status.append(' ', f.say('explorer.sample.marked'));
     if (figures.refusal) status.append(' ', figures.refusal.detail);
     mapBox.dataset.coloured = String(drawn.coloured);
@@ -105,8 +105,8 @@ function start(config: ExplorerConfig): void {
     byId('map-back').hidden = true;
     panel.clear();
   });
-  byId('quarters-table').addEventListener('click', (event) => {
-    const name = (event.target as Element).closest('button[data-quarter]')?.getAttribute('data-quarter');
+  byId('neighborhoods-table').addEventListener('click', (event) => {
+    const name = (event.target as Element).closest('button[data-neighborhood]')?.getAttribute('data-neighborhood');
     if (name) choose(name);
   });
   void draw();

@@ -7,7 +7,7 @@
 import type { CityShape } from './geometry.js';
 import { svg } from './format.js';
 
-export interface QuarterFill {
+export interface NeighborhoodFill {
   /** Fill colour, or null when the quarter lacks data (hatched). */
   colour: string | null;
   /** What a screen reader and a tooltip say of it. */
@@ -26,7 +26,7 @@ type Box = [number, number, number, number];
 /** How far around a quarter's centroid its zoomed view reaches at most. */
 const ZOOM_SPAN_M = 2_500;
 
-export class QuarterMap {
+export class NeighborhoodMap {
   readonly element: SVGSVGElement;
   private readonly paths = new Map<string, SVGPathElement>();
   private readonly points: SVGGElement;
@@ -53,7 +53,7 @@ export class QuarterMap {
         class: 'cell is-loading',
         tabindex: 0,
         role: 'button',
-        'data-quarter': cell.name,
+        'data-neighborhood': cell.name,
         // Its centroid (inside its shape, which a Voronoi cell is around its site): where a pointer picks it.
         'data-x': cell.x.toFixed(1),
         'data-y': cell.y.toFixed(1),
@@ -74,7 +74,7 @@ export class QuarterMap {
       this.points,
     );
     const choose = (event: Event) => {
-      const name = (event.target as Element).closest('[data-quarter]')?.getAttribute('data-quarter');
+      const name = (event.target as Element).closest('[data-neighborhood]')?.getAttribute('data-neighborhood');
       if (name) this.onSelect(name);
     };
     this.element.addEventListener('click', choose);
@@ -90,7 +90,7 @@ export class QuarterMap {
     return `${x0.toFixed(1)} ${y0.toFixed(1)} ${(x1 - x0).toFixed(1)} ${(y1 - y0).toFixed(1)}`;
   }
 
-  fill(fills: Map<string, QuarterFill>): void {
+  fill(fills: Map<string, NeighborhoodFill>): void {
     for (const [name, path] of this.paths) {
       const f = fills.get(name);
       path.classList.remove('is-loading');

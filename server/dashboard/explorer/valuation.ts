@@ -8,7 +8,7 @@ import type { TValuation } from '../../../contract/valuations.js';
 import type { ExplorerConfig } from '../explorer-config.js';
 import type { Api, Query } from './api.js';
 import { el, type Format, svg } from './format.js';
-import type { QuarterMap } from './map.js';
+import type { NeighborhoodMap } from './map.js';
 import { curlOf } from './snippets.js';
 
 const FIELDS = ['city', 'neighborhood', 'type', 'purpose', 'surface', 'bedrooms', 'bathrooms', 'furnished', 'land_title'] as const;
@@ -49,8 +49,8 @@ export class ValuationForm {
     private readonly config: ExplorerConfig,
     private readonly api: Api,
     private readonly f: Format,
-    private readonly map: () => QuarterMap | null,
-    private readonly city: () => { name: string; quarters: string[] },
+    private readonly map: () => NeighborhoodMap | null,
+    private readonly city: () => { name: string; neighborhoods: string[] },
   ) {
     const form = document.getElementById('valuation-form') as HTMLFormElement | null;
     form?.addEventListener('submit', (event) => {
@@ -63,12 +63,12 @@ export class ValuationForm {
   cityChanged(): void {
     const select = document.getElementById('v-neighborhood') as HTMLSelectElement | null;
     if (!select) return;
-    const { name, quarters } = this.city();
+    const { name, neighborhoods } = this.city();
     (document.getElementById('v-city') as HTMLInputElement).value = name;
     const keep = select.value;
     select.replaceChildren(
-      el('option', { value: '' }, this.f.say('explorer.valuation.anyQuarter')),
-      ...quarters.map((q) => el('option', { value: q, selected: q === keep }, q)),
+      el('option', { value: '' }, this.f.say('explorer.valuation.anyNeighborhood')),
+      ...neighborhoods.map((q) => el('option', { value: q, selected: q === keep }, q)),
     );
   }
 
@@ -112,7 +112,7 @@ export class ValuationForm {
     const head = [
       '#',
       'explorer.comparables.title',
-      'explorer.comparables.quarter',
+      'explorer.comparables.neighborhood',
       'explorer.comparables.bedrooms',
       'explorer.comparables.surface',
       'explorer.comparables.price',

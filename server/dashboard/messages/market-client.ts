@@ -36,13 +36,13 @@ export const marketClientMessages = {
     en: 'not loaded (the line under the map says why)',
     fr: 'non chargé (la ligne sous la carte dit pourquoi)',
   },
-  'explorer.quarter.none': { en: 'Choose a quarter', fr: 'Choisissez un quartier' },
-  'explorer.quarter.title': { en: '{quarter}, {city}', fr: '{quarter}, {city}' },
-  'explorer.quarter.thin': {
+  'explorer.neighborhood.none': { en: 'Choose a quarter', fr: 'Choisissez un quartier' },
+  'explorer.neighborhood.title': { en: '{neighborhood}, {city}', fr: '{neighborhood}, {city}' },
+  'explorer.neighborhood.thin': {
     en: 'Not enough data for statistics here: listings {n}, {min} needed.',
     fr: 'Données insuffisantes pour des statistiques ici : annonces {n}, il en faut {min}.',
   },
-  'explorer.quarter.points': {
+  'explorer.neighborhood.points': {
     en: 'On the map: listings with a point of their own {shown}, of {returned} read ({total} in the quarter). The others sit at the quarter’s centroid and are not drawn.',
     fr: 'Sur la carte : annonces avec un point propre {shown}, sur {returned} lues ({total} dans le quartier). Les autres sont au centre du quartier et ne sont pas dessinées.',
   },
@@ -56,7 +56,7 @@ export const marketClientMessages = {
     fr: 'trop peu de surfaces (annonces qui en ont une : {n} ; il en faut {min})',
   },
   'explorer.stats.asOf': { en: 'Computed (UTC)', fr: 'Calculé le (UTC)' },
-  'explorer.history.title': { en: 'History of {quarter} over 36 months', fr: 'Historique de {quarter} sur 36 mois' },
+  'explorer.history.title': { en: 'History of {neighborhood} over 36 months', fr: 'Historique de {neighborhood} sur 36 mois' },
   'explorer.history.notInPlan': { en: 'History is not in your plan.', fr: 'L’historique n’est pas inclus dans votre offre.' },
   'explorer.history.summary': {
     en: '{months} months. A month with fewer than {min} listings has no figure (in this series: {absent}): a gap in the line, shaded.',
@@ -73,7 +73,7 @@ export const marketClientMessages = {
   'explorer.chart.volume': { en: 'Listings on the market', fr: 'Annonces en ligne' },
   'explorer.chart.absent': { en: 'no figure (too few listings)', fr: 'pas de chiffre (trop peu d’annonces)' },
   'explorer.percentSign': { en: '%', fr: '\u00a0%' },
-  'explorer.valuation.anyQuarter': { en: 'Any quarter of the city', fr: 'Tout quartier de la ville' },
+  'explorer.valuation.anyNeighborhood': { en: 'Any quarter of the city', fr: 'Tout quartier de la ville' },
   'explorer.valuation.range': {
     en: 'Between {low} and {high} with {level}% probability; confidence: {confidence}.',
     fr: 'Entre {low} et {high} avec une probabilité de {level} % ; confiance : {confidence}.',
@@ -102,7 +102,7 @@ export const marketClientMessages = {
     fr: 'Comparables de l’estimation, du plus semblable au moins semblable : {n}',
   },
   'explorer.comparables.title': { en: 'Advert', fr: 'Annonce' },
-  'explorer.comparables.quarter': { en: 'Quarter', fr: 'Quartier' },
+  'explorer.comparables.neighborhood': { en: 'Quarter', fr: 'Quartier' },
   'explorer.comparables.bedrooms': { en: 'Bedrooms', fr: 'Chambres' },
   'explorer.comparables.surface': { en: 'Surface', fr: 'Surface' },
   'explorer.comparables.price': { en: 'Asking price', fr: 'Prix demandé' },

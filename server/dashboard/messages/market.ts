@@ -63,11 +63,11 @@ export const marketMessages = {
     en: 'What the shapes are: each quarter is drawn as the area nearer its centroid in Mboa’s gazetteer than any other quarter’s (a Voronoi tessellation), clipped to the city’s bounds. Mboa knows where quarters are, not where they end: a shape is not an official boundary. Quarters the gazetteer places at one point are spread a little apart. No map tiles: nothing is fetched from another server.',
     fr: 'Ce que sont les formes : chaque quartier est dessiné comme la zone plus proche de son centre dans le répertoire de Mboa que de celui de tout autre quartier (un pavage de Voronoï), coupée aux limites de la ville. Mboa sait où sont les quartiers, pas où ils s’arrêtent : une forme n’est pas une limite officielle. Les quartiers que le répertoire place au même point sont un peu écartés. Pas de fond de carte : rien n’est chargé depuis un autre serveur.',
   },
-  'market.quarters': { en: 'Every quarter as a table', fr: 'Tous les quartiers en tableau' },
-  'market.col.quarter': { en: 'Quarter', fr: 'Quartier' },
+  'market.neighborhoods': { en: 'Every quarter as a table', fr: 'Tous les quartiers en tableau' },
+  'market.col.neighborhood': { en: 'Quarter', fr: 'Quartier' },
   'market.col.figure': { en: 'Figure', fr: 'Chiffre' },
   'market.col.listings': { en: 'Listings', fr: 'Annonces' },
-  'market.quarter.hint': {
+  'market.neighborhood.hint': {
     en: 'Choose a quarter on the map or in the table under it: its statistics, its listings on the map, its history and the API calls behind them.',
     fr: 'Choisissez un quartier sur la carte ou dans le tableau dessous : ses statistiques, ses annonces sur la carte, son historique et les appels d’API derrière.',
   },
@@ -102,7 +102,7 @@ export const marketMessages = {
     fr: 'L’estimation est incluse dans l’offre Enterprise. Ce formulaire montre à quoi ressemble la réponse sur l’échantillon public fixe, pas sur le marché.',
   },
   'market.valuation.sales': { en: 'Talk to sales about Enterprise', fr: 'Parler d’Enterprise à l’équipe commerciale' },
-  'market.v.quarter': { en: 'Quarter', fr: 'Quartier' },
+  'market.v.neighborhood': { en: 'Quarter', fr: 'Quartier' },
   'market.v.surface': { en: 'Surface (m²), if known', fr: 'Surface (m²), si connue' },
   'market.v.bedrooms': { en: 'Bedrooms, if known', fr: 'Chambres, si connu' },
   'market.v.bathrooms': { en: 'Bathrooms, if known', fr: 'Salles de bain, si connu' },

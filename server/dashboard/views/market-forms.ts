@@ -65,13 +65,13 @@ export function valuationForm(v: { lang: Lang; base: string }, config: ExplorerC
   const { lang } = v;
   const city = config.cities.find((c) => c.name === config.view.city) ?? config.cities[0];
   const unknown = t(lang, 'market.v.unknown');
-  const quarters: Option[] = [
-    { value: '', label: t(lang, 'explorer.valuation.anyQuarter') },
-    ...city.quarters.map(([name]) => ({ value: name, label: name })),
+  const neighborhoods: Option[] = [
+    { value: '', label: t(lang, 'explorer.valuation.anyNeighborhood') },
+    ...city.neighborhoods.map(([name]) => ({ value: name, label: name })),
   ];
   return html`<form id="valuation-form" class="valuation-form" aria-labelledby="valuation-title">
 <input type="hidden" id="v-city" name="city" value="${city.name}">
-${select('v-neighborhood', 'neighborhood', t(lang, 'market.v.quarter'), quarters, city.quarters[0]?.[0] ?? '')}
+${select('v-neighborhood', 'neighborhood', t(lang, 'market.v.neighborhood'), neighborhoods, city.neighborhoods[0]?.[0] ?? '')}
 ${select(
   'v-type',
   'type',

@@ -38,22 +38,22 @@ function mapCard(v: View): SafeHtml {
 <div class="legend" aria-label="${t(lang, 'market.legend')}"><h3 class="legend-title">${t(lang, 'market.legend')}</h3><div id="map-legend"></div></div>
 <p id="map-status" class="map-status" role="status" aria-live="polite"></p>
 <p class="hint map-note" data-testid="map-note">${t(lang, 'market.mapNote')}</p>
-<details class="as-table"><summary>${t(lang, 'market.quarters')}</summary>
-<div class="table-scroll"><table id="quarters-table" class="figures"><thead><tr><th scope="col">${t(lang, 'market.col.quarter')}</th><th scope="col" class="num">${t(lang, 'market.col.figure')}</th><th scope="col" class="num">${t(lang, 'market.col.listings')}</th></tr></thead><tbody></tbody></table></div>
+<details class="as-table"><summary>${t(lang, 'market.neighborhoods')}</summary>
+<div class="table-scroll"><table id="neighborhoods-table" class="figures"><thead><tr><th scope="col">${t(lang, 'market.col.neighborhood')}</th><th scope="col" class="num">${t(lang, 'market.col.figure')}</th><th scope="col" class="num">${t(lang, 'market.col.listings')}</th></tr></thead><tbody></tbody></table></div>
 </details>
 </section>`;
 }
 
-function quarterCard(v: View): SafeHtml {
+function neighborhoodCard(v: View): SafeHtml {
   const { lang } = v;
-  return html`<section class="card quarter-card" id="quarter-panel" data-state="empty" aria-labelledby="quarter-title">
-<h2 id="quarter-title">${t(lang, 'explorer.quarter.none')}</h2>
-<div id="quarter-body" hidden>
+  return html`<section class="card neighborhood-card" id="neighborhood-panel" data-state="empty" aria-labelledby="neighborhood-title">
+<h2 id="neighborhood-title">${t(lang, 'explorer.neighborhood.none')}</h2>
+<div id="neighborhood-body" hidden>
 <h3>${t(lang, 'market.stats')}</h3>
-<dl id="quarter-stats" class="quarter-stats"></dl>
-<p id="quarter-listings" class="hint"></p>
+<dl id="neighborhood-stats" class="neighborhood-stats"></dl>
+<p id="neighborhood-listings" class="hint"></p>
 </div>
-<p class="hint quarter-hint">${t(lang, 'market.quarter.hint')}</p>
+<p class="hint neighborhood-hint">${t(lang, 'market.neighborhood.hint')}</p>
 </section>`;
 }
 
@@ -113,7 +113,7 @@ ${m.script ? '' : html`<p class="notice notice-error">${t(lang, 'market.unbuilt'
 ${filtersForm(v, { view: c.view, cities: c.cities.map((city) => city.name), keys: m.keys, keyId: c.key.id, bedroomsTop: c.bedroomsTop })}
 <div class="explorer-grid">
 ${mapCard(v)}
-${quarterCard(v)}
+${neighborhoodCard(v)}
 </div>
 ${historyCard(v)}
 ${valuationCard(v, c)}

@@ -8,7 +8,7 @@
 import { type Currency, xafBounds } from '../../../contract/currency.js';
 import { parseInstant } from '../../../contract/instants.js';
 import type { TListingFilters } from '../../../contract/schemas.js';
-import { foldQuarter, GAZETTEER, type Quarter, resolveQuarter } from '../places/gazetteer.js';
+import { foldNeighborhood, GAZETTEER, type Neighborhood, resolveNeighborhood } from '../places/gazetteer.js';
 import { matchKey } from '../../platform/text.js';
 import { addGeoConditions, type GeoFilters, geoFilters } from './geo.js';
 
@@ -45,9 +45,9 @@ export interface EffectiveFilters extends GeoFilters {
   cityKey?: string;
   neighborhoodKey?: string;
   /** A sub-quarter asked for by name (`Akwa I`): its listings only, within its parent's key. */
-  subQuarter?: string;
+  subNeighborhood?: string;
   /** The gazetteer's entry for the neighbourhood asked for, when it knows it: its shown name and centroid. */
-  quarter?: Quarter;
+  neighborhood?: Neighborhood;
   /** One type or several, sorted and distinct (the contract parses them so). */
   type?: TListingFilters['type'];
   /** One purpose or several, sorted and distinct. */
@@ -89,17 +89,19 @@ function placeKey(name: string): string {
  * key its listings are filed under (a sub-quarter's parent), and the sub-quarter's name
  * when one was asked for. Beyond the gazetteer, the name's matching key.
  */
-function neighbourhoodOf(city: string | undefined, name: string): { key: string; sub?: string; quarter?: Quarter } {
-  let quarter: Quarter | null = null;
+function neighborhoodOf(city: string | undefined, name: string): { key: string; sub?: string; neighborhood?: Neighborhood } {
+  let neighborhood: Neighborhood | null = null;
   if (city !== undefined) {
     const known = GAZETTEER.get(placeKey(city));
-    if (known) quarter = resolveQuarter(known, name);
+    if (known) neighborhood = resolveNeighborhood(known, name);
   } else {
-    const folded = foldQuarter(name);
-    for (const known of GAZETTEER.values()) if ((quarter = known.byName.get(folded) ?? null)) break;
+    const folded = foldNeighborhood(name);
+    for (const known of GAZETTEER.values()) if ((neighborhood = known.byName.get(folded) ?? null)) break;
   }
-  if (!quarter) return { key: placeKey(name) };
-  return quarter.name === quarter.quarter ? { key: quarter.key, quarter } : { key: quarter.key, sub: quarter.name, quarter };
+  if (!neighborhood) return { key: placeKey(name) };
+  return neighborhood.name === neighborhood.neighborhood
+    ? { key: neighborhood.key, neighborhood }
+    : { key: neighborhood.key, sub: neighborhood.name, neighborhood };
 }
 
 function instant(name: string, value: string): Date {
@@ -115,10 +117,10 @@ export function effectiveFilters(q: FilterInput, radiusDefault?: number): Effect
   if (q.status !== undefined && q.status !== 'any') f.status = q.status;
   if (q.city !== undefined) f.cityKey = placeKey(q.city);
   if (q.neighborhood !== undefined) {
-    const hood = neighbourhoodOf(q.city, q.neighborhood);
+    const hood = neighborhoodOf(q.city, q.neighborhood);
     f.neighborhoodKey = hood.key;
-    if (hood.sub !== undefined) f.subQuarter = hood.sub;
-    if (hood.quarter !== undefined) f.quarter = hood.quarter;
+    if (hood.sub !== undefined) f.subNeighborhood = hood.sub;
+    if (hood.neighborhood !== undefined) f.neighborhood = hood.neighborhood;
   }
   if (q.type !== undefined) f.type = q.type;
   if (q.purpose !== undefined) f.purpose = q.purpose;
@@ -176,7 +178,7 @@ export function listingFilterSql(
   if (f.status !== undefined) sql.add(`${col('status')} = ${sql.param(f.status)}::"ListingStatus"`);
   if (f.cityKey !== undefined) sql.add(`${col('city_key')} = ${sql.param(f.cityKey)}`);
   if (f.neighborhoodKey !== undefined) sql.add(`${col('neighborhood_key')} = ${sql.param(f.neighborhoodKey)}`);
-  if (f.subQuarter !== undefined && listings) sql.add(`${col('neighborhood')} = ${sql.param(f.subQuarter)}`);
+  if (f.subNeighborhood !== undefined && listings) sql.add(`${col('neighborhood')} = ${sql.param(f.subNeighborhood)}`);
   // One value or several (`purpose=sale,rent`): any of them.
   if (f.type !== undefined) sql.add(`${col('type')} = ANY(${sql.param(f.type)}::"PropertyType"[])`);
   if (f.purpose !== undefined) sql.add(`${col('purpose')} = ANY(${sql.param(f.purpose)}::"Purpose"[])`);

@@ -11,11 +11,11 @@ import { type ListingField, LISTING_FIELDS } from './fields.js';
 import { GAZETTEER } from '../places/gazetteer.js';
 
 /** The centroid of the listing's quarter or sub-quarter (the gazetteer's, in `public`). */
-const QUARTER_POINT = `(SELECT ARRAY[q.lat, q.lng] FROM public.quarters q WHERE q.city_key = l.city_key AND q.name = l.neighborhood)`;
+const NEIGHBORHOOD_POINT = `(SELECT ARRAY[q.lat, q.lng] FROM public.neighborhoods q WHERE q.city_key = l.city_key AND q.name = l.neighborhood)`;
 
 /** The columns the API publishes (fields.ts), the city's key (the location's fallback) and what is worked out. */
 const PUBLISHED = LISTING_FIELDS.filter((f) => f.column !== null && f.public !== null);
-export const PUBLIC_COLUMNS = `${PUBLISHED.map((f) => `l.${f.column}`).join(', ')}, l.city_key, ${QUARTER_POINT} AS quarter_point,
+export const PUBLIC_COLUMNS = `${PUBLISHED.map((f) => `l.${f.column}`).join(', ')}, l.city_key, ${NEIGHBORHOOD_POINT} AS neighborhood_point,
   floor(extract(epoch FROM (coalesce(l.removed_at, now()) - l.listed_at)) / 86400)::int AS days_on_market`;
 
 /**
@@ -36,7 +36,7 @@ export interface PublicRow {
   neighborhood: string | null;
   lat: number | null;
   lng: number | null;
-  quarter_point: [number, number] | null;
+  neighborhood_point: [number, number] | null;
   surface: number | null;
   bedrooms: number | null;
   bathrooms: number | null;
@@ -62,7 +62,7 @@ export interface PublicRow {
  */
 function locationOf(r: PublicRow): TLocation | null {
   if (r.lat !== null && r.lng !== null) return { lat: r.lat, lng: r.lng, precision: 'street' };
-  if (r.quarter_point) return { lat: r.quarter_point[0], lng: r.quarter_point[1], precision: 'neighborhood' };
+  if (r.neighborhood_point) return { lat: r.neighborhood_point[0], lng: r.neighborhood_point[1], precision: 'neighborhood' };
   const city = GAZETTEER.get(r.city_key);
   return city ? { lat: city.centroid.lat, lng: city.centroid.lng, precision: 'city' } : null;
 }
@@ -75,7 +75,7 @@ function locationJsonSql(): string {
     .map((c) => `WHEN '${c.key}' THEN '${JSON.stringify({ lat: c.centroid.lat, lng: c.centroid.lng, precision: 'city' })}'`)
     .join(' ');
   return `CASE WHEN l.lat IS NOT NULL AND l.lng IS NOT NULL THEN ${point('l.lat::text', 'l.lng::text', 'street')}
-    ELSE coalesce((SELECT ${point('q.lat::text', 'q.lng::text', 'neighborhood')} FROM public.quarters q
+    ELSE coalesce((SELECT ${point('q.lat::text', 'q.lng::text', 'neighborhood')} FROM public.neighborhoods q
                    WHERE q.city_key = l.city_key AND q.name = l.neighborhood),
                   CASE l.city_key ${cities} ELSE 'null' END) END`;
 }

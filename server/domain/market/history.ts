@@ -7,7 +7,7 @@
 import { fromXaf } from '../../../contract/currency.js';
 import type { THistoryPoint, THistoryQueryParsed } from '../../../contract/history.js';
 import { ApiError } from '../../platform/errors.js';
-import { GAZETTEER, resolveQuarter } from '../places/gazetteer.js';
+import { GAZETTEER, resolveNeighborhood } from '../places/gazetteer.js';
 import { type Dataset, table } from '../listing/dataset.js';
 import type { EffectiveFilters } from '../listing/filters.js';
 import { areaHistoryRows, type HistoryRow } from './history-area.js';
@@ -32,14 +32,14 @@ function changePct(now: Amount, before: Amount): number | null {
 async function placeNames(
   data: Dataset,
   cityKey: string,
-  quarterKey: string | undefined,
+  neighborhoodKey: string | undefined,
   city: string,
 ): Promise<{ city: string; neighborhood: string | null }> {
   const { rows } = await data.pool.query<{ city: string; neighborhood: string }>(
     `SELECT city, neighborhood FROM ${table(data, 'places')} WHERE city_key = $1 AND ($2::text IS NULL OR neighborhood_key = $2) LIMIT 1`,
-    [cityKey, quarterKey ?? null],
+    [cityKey, neighborhoodKey ?? null],
   );
-  return { city: rows[0]?.city ?? city, neighborhood: quarterKey === undefined ? null : (rows[0]?.neighborhood ?? null) };
+  return { city: rows[0]?.city ?? city, neighborhood: neighborhoodKey === undefined ? null : (rows[0]?.neighborhood ?? null) };
 }
 
 /** The stored series of the city or quarter, months `from` to `to` (`YYYY-MM`). */
@@ -65,19 +65,23 @@ async function storedRows(data: Dataset, q: THistoryQueryParsed, f: EffectiveFil
 
 /** `filters`: the query's city and quarter as `effectiveFilters` works them out (checked places). */
 export async function marketHistory(data: Dataset, q: THistoryQueryParsed, f: EffectiveFilters): Promise<THistoryPoint[]> {
-  if (f.subQuarter !== undefined) {
+  if (f.subNeighborhood !== undefined) {
     const city = GAZETTEER.get(f.cityKey!);
-    const parent = city ? resolveQuarter(city, f.subQuarter)?.quarter : undefined;
+    const parent = city ? resolveNeighborhood(city, f.subNeighborhood)?.neighborhood : undefined;
     const ask = parent ? `ask for ${parent}` : 'ask for the quarter it is part of';
-    throw new ApiError('validation_error', `History is kept per quarter: ${f.subQuarter} is part of ${parent ?? 'a quarter'}; ${ask}.`, {
-      errors: [
-        {
-          path: 'neighborhood',
-          message: `${f.subQuarter} is a sub-quarter of ${parent ?? 'a quarter'}: history is kept for ${parent ?? 'its quarter'}`,
-          suggestions: parent ? [parent] : [],
-        },
-      ],
-    });
+    throw new ApiError(
+      'validation_error',
+      `History is kept per quarter: ${f.subNeighborhood} is part of ${parent ?? 'a quarter'}; ${ask}.`,
+      {
+        errors: [
+          {
+            path: 'neighborhood',
+            message: `${f.subNeighborhood} is a sub-quarter of ${parent ?? 'a quarter'}: history is kept for ${parent ?? 'its quarter'}`,
+            suggestions: parent ? [parent] : [],
+          },
+        ],
+      },
+    );
   }
   const { rows: latest } = await data.pool.query<{ last: string | null }>(
     `SELECT to_char(max(month), 'YYYY-MM') AS last FROM ${table(data, 'market_history')}`,

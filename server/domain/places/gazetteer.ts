@@ -23,20 +23,20 @@ interface PointFields {
   precision_m?: number;
   source?: string;
 }
-interface SubQuarterFile extends PointFields {
+interface SubNeighborhoodFile extends PointFields {
   name: string;
   aliases: string[];
 }
-interface QuarterFile extends Required<PointFields> {
+interface NeighborhoodFile extends Required<PointFields> {
   name: string;
   aliases: string[];
-  sub_quarters: SubQuarterFile[];
+  sub_neighborhoods: SubNeighborhoodFile[];
 }
 interface CityFile {
   city: string;
   centroid: Required<PointFields>;
   bounds: { south: number; west: number; north: number; east: number };
-  quarters: QuarterFile[];
+  neighborhoods: NeighborhoodFile[];
 }
 
 export interface Point {
@@ -46,13 +46,13 @@ export interface Point {
 }
 
 /** A resolved quarter name. */
-export interface Quarter {
+export interface Neighborhood {
   /** The name the listing shows: the quarter's, or the sub-quarter's. */
   name: string;
   /** Matching key of the top-level quarter: the listing's `neighborhood_key`. */
   key: string;
   /** Name of the top-level quarter (equal to `name` unless a sub-quarter). */
-  quarter: string;
+  neighborhood: string;
   /** Its centroid: the sub-quarter's own point when it has one, else the quarter's. */
   point: Point;
 }
@@ -65,16 +65,16 @@ export interface GazetteerCity {
   /** Every known quarter and sub-quarter name, for suggestions. */
   names: string[];
   /** Folded name or alias → quarter. */
-  byName: Map<string, Quarter>;
+  byName: Map<string, Neighborhood>;
   /** Matching key (a listing's `neighborhood_key`) → its top-level quarter. */
-  byKey: Map<string, Quarter>;
+  byKey: Map<string, Neighborhood>;
 }
 
 const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4', v: '5', vi: '6', vii: '7', viii: '8', ix: '9', x: '10' };
 const ROMAN_OF = ['', 'I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
 
 /** The resolver's key: matchKey, numbering in digits after the first word, no spaces. */
-export function foldQuarter(value: string): string {
+export function foldNeighborhood(value: string): string {
   const words = matchKey(value).split(' ');
   for (let i = 1; i < words.length; i++) words[i] = ROMAN[words[i]] ?? words[i];
   return words.join('');
@@ -86,21 +86,21 @@ const pointOf = (p: PointFields, fallback: Point): Point =>
     : fallback;
 
 function cityOf(file: CityFile): GazetteerCity {
-  const byName = new Map<string, Quarter>();
-  const byKey = new Map<string, Quarter>();
+  const byName = new Map<string, Neighborhood>();
+  const byKey = new Map<string, Neighborhood>();
   const names: string[] = [];
-  const add = (name: string, q: Quarter) => {
+  const add = (name: string, q: Neighborhood) => {
     names.push(name);
-    byName.set(foldQuarter(name), q);
+    byName.set(foldNeighborhood(name), q);
   };
-  for (const qf of file.quarters) {
+  for (const qf of file.neighborhoods) {
     const point = pointOf(qf, { lat: qf.lat, lng: qf.lng, precision_m: qf.precision_m });
-    const quarter: Quarter = { name: qf.name, key: matchKey(qf.name), quarter: qf.name, point };
-    add(qf.name, quarter);
-    byKey.set(quarter.key, quarter);
-    for (const alias of qf.aliases) add(alias, quarter);
-    for (const sf of qf.sub_quarters) {
-      const sub: Quarter = { name: sf.name, key: quarter.key, quarter: qf.name, point: pointOf(sf, point) };
+    const neighborhood: Neighborhood = { name: qf.name, key: matchKey(qf.name), neighborhood: qf.name, point };
+    add(qf.name, neighborhood);
+    byKey.set(neighborhood.key, neighborhood);
+    for (const alias of qf.aliases) add(alias, neighborhood);
+    for (const sf of qf.sub_neighborhoods) {
+      const sub: Neighborhood = { name: sf.name, key: neighborhood.key, neighborhood: qf.name, point: pointOf(sf, point) };
       add(sf.name, sub);
       for (const alias of sf.aliases) add(alias, sub);
     }
@@ -139,33 +139,33 @@ export const GAZETTEER: ReadonlyMap<string, GazetteerCity> = new Map(readCities(
 export type OperatorAliases = Map<string, Map<string, string>>;
 
 /** The quarter a raw name stands for in a gazetteer city, or null. */
-export function resolveQuarter(city: GazetteerCity, raw: string, aliases?: OperatorAliases): Quarter | null {
-  const folded = foldQuarter(raw);
+export function resolveNeighborhood(city: GazetteerCity, raw: string, aliases?: OperatorAliases): Neighborhood | null {
+  const folded = foldNeighborhood(raw);
   if (folded === '') return null;
   const direct = city.byName.get(folded);
   if (direct) return direct;
   const target = aliases?.get(city.key)?.get(folded);
-  if (target !== undefined) return city.byName.get(foldQuarter(target)) ?? null;
+  if (target !== undefined) return city.byName.get(foldNeighborhood(target)) ?? null;
   // "Bonamouang (Akwa", "Makepe, Douala": the name before the aside.
   const head = raw.split(/[(,/]/)[0];
   if (head !== raw && head.trim() !== '') {
-    const found = resolveQuarter(city, head, aliases);
+    const found = resolveNeighborhood(city, head, aliases);
     if (found) return found;
   }
   // "Logbessou II": a numbered part of a known quarter, kept as such under it.
   const numbered = /^(.*\D)\s*\b(\d{1,2}|i{1,3}|iv|v|vi{0,3}|ix|x)$/i.exec(raw.trim());
   if (numbered) {
-    const parent = city.byName.get(foldQuarter(numbered[1]));
+    const parent = city.byName.get(foldNeighborhood(numbered[1]));
     const n = Number(ROMAN[numbered[2].toLowerCase()] ?? numbered[2]);
     if (parent && n >= 1 && n <= 10) return { ...parent, name: `${parent.name} ${ROMAN_OF[n]}` };
   }
   // "Biyem": the start of exactly one known name.
   if (folded.length >= 5) {
-    let only: Quarter | null = null;
+    let only: Neighborhood | null = null;
     for (const [name, q] of city.byName) {
       if (!name.startsWith(folded)) continue;
-      if (only && only.quarter !== q.quarter) return null;
-      only = q.quarter === q.name ? q : (only ?? q);
+      if (only && only.neighborhood !== q.neighborhood) return null;
+      only = q.neighborhood === q.name ? q : (only ?? q);
     }
     return only;
   }

@@ -12,7 +12,7 @@ export const HORIZON_MONTHS = 36;
 /** Most candidates read per valuation (the most recent). */
 export const CANDIDATE_LIMIT = 150;
 /** Fewest comparables in the quarter for the quarter method; below it the city method. */
-export const QUARTER_MIN = 10;
+export const NEIGHBORHOOD_MIN = 10;
 /** Fewest comparables any estimate rests on. */
 export const MIN_COMPARABLES = VALUATION_MIN_COMPARABLES;
 

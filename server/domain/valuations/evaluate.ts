@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { ageYears, CANDIDATE_LIMIT, horizonStart, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
+import { ageYears, CANDIDATE_LIMIT, horizonStart, MIN_COMPARABLES, NEIGHBORHOOD_MIN } from './candidates.js';
 import { CellAccumulator, featuresOf } from './fit.js';
 import { keptForFit } from './outliers.js';
 import { CALIBRATION_SAMPLE, calibrate } from './calibration.js';
@@ -25,7 +25,7 @@ export interface EvalRow {
   city: string;
   cityKey: string;
   neighborhood: string | null;
-  quarterKey: string | null;
+  neighborhoodKey: string | null;
   purpose: string;
   type: string;
   price: number;
@@ -60,7 +60,7 @@ export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]
   }>(
     `SELECT l.id, l.source, l.city, l.city_key, l.neighborhood, l.neighborhood_key, l.purpose, l.type, l.price, l.surface, l.bedrooms, l.bathrooms, l.furnished, l.land_title::text, l.listed_at,
             coalesce(l.lat, q.lat) AS lat, coalesce(l.lng, q.lng) AS lng
-     FROM listings l LEFT JOIN quarters q ON q.city_key = l.city_key AND q.name = l.neighborhood
+     FROM listings l LEFT JOIN neighborhoods q ON q.city_key = l.city_key AND q.name = l.neighborhood
      WHERE l.listed_at >= $1 AND l.listed_at <= $2 AND l.price > 0`,
     [horizonStart(asOf), asOf],
   );
@@ -70,7 +70,7 @@ export async function loadEvalRows(pool: pg.Pool, asOf: Date): Promise<EvalRow[]
     city: r.city,
     cityKey: r.city_key,
     neighborhood: r.neighborhood,
-    quarterKey: r.neighborhood_key,
+    neighborhoodKey: r.neighborhood_key,
     purpose: r.purpose,
     type: r.type,
     price: Number(r.price),
@@ -102,7 +102,7 @@ export interface Prediction {
   /** Rule 1: the city's median for the same purpose. */
   cityMedian: number;
   /** Rule 2: the quarter's median for the same purpose (else the city's). */
-  quarterMedian: number;
+  neighborhoodMedian: number;
   /** The quarter's median for the same purpose, type and bedrooms (else the city's). */
   roomsMedian: number;
   /** Rule 3: the quarter's median for the same purpose, bedrooms and furnishing (else the quarter's, else the city's). */
@@ -181,24 +181,24 @@ export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOption
   const cells = new CellAccumulator();
   const fit = keptForFit(train);
   for (const r of fit.kept) {
-    cells.add(r.purpose, r.type, r.cityKey, r.quarterKey, featuresOf({ ...r, ageYears: ageYears(r.listedAt, asOfMs) }));
+    cells.add(r.purpose, r.type, r.cityKey, r.neighborhoodKey, featuresOf({ ...r, ageYears: ageYears(r.listedAt, asOfMs) }));
   }
   const model = buildModel([...cells.cells.values()], fit.rejected);
   // Candidates as the SQL orders them: most recent first, then by id.
   const sorted = [...train].sort((a, b) => b.listedAt - a.listedAt || (a.id < b.id ? -1 : 1));
-  const byQuarter = new Map<string, EvalRow[]>();
+  const byNeighborhood = new Map<string, EvalRow[]>();
   const byCity = new Map<string, EvalRow[]>();
   for (const r of sorted) {
-    const qk = `${r.cityKey}|${r.quarterKey}|${r.purpose}|${r.type}`;
+    const qk = `${r.cityKey}|${r.neighborhoodKey}|${r.purpose}|${r.type}`;
     const ck = `${r.cityKey}|${r.purpose}|${r.type}`;
-    if (r.quarterKey !== null) push(byQuarter, qk, r);
+    if (r.neighborhoodKey !== null) push(byNeighborhood, qk, r);
     push(byCity, ck, r);
   }
-  const quarter = (r: EvalRow) => `${r.cityKey}|${r.quarterKey}|${r.purpose}`;
+  const neighborhood = (r: EvalRow) => `${r.cityKey}|${r.neighborhoodKey}|${r.purpose}`;
   const cityMedian = medians(train);
-  const quarterMedian = medians(train, quarter);
-  const roomsMedian = medians(train, (r) => `${r.cityKey}|${r.quarterKey}|${r.purpose}|${r.type}|${r.bedrooms}`);
-  const termsMedian = medians(train, (r) => `${quarter(r)}|${r.bedrooms}|${r.furnished === true}`, quarter);
+  const neighborhoodMedian = medians(train, neighborhood);
+  const roomsMedian = medians(train, (r) => `${r.cityKey}|${r.neighborhoodKey}|${r.purpose}|${r.type}|${r.bedrooms}`);
+  const termsMedian = medians(train, (r) => `${neighborhood(r)}|${r.bedrooms}|${r.furnished === true}`, neighborhood);
   const asCandidate = (r: EvalRow): Candidate => ({
     id: r.id,
     price: r.price,
@@ -207,7 +207,7 @@ export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOption
     bathrooms: r.bathrooms,
     furnished: r.furnished,
     landTitle: r.landTitle,
-    quarterKey: r.quarterKey,
+    neighborhoodKey: r.neighborhoodKey,
     point: r.point,
     ageYears: ageYears(r.listedAt, asOfMs),
   });
@@ -215,8 +215,8 @@ export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOption
   const valueRow = (r: EvalRow) => {
     const own = (list: EvalRow[] | undefined) => (list ?? []).filter((c) => c.id !== r.id).slice(0, CANDIDATE_LIMIT);
     let method: Method | null = null;
-    let pool = r.quarterKey === null ? [] : own(byQuarter.get(`${r.cityKey}|${r.quarterKey}|${r.purpose}|${r.type}`));
-    if (pool.length >= QUARTER_MIN) method = 'quarter_comparables';
+    let pool = r.neighborhoodKey === null ? [] : own(byNeighborhood.get(`${r.cityKey}|${r.neighborhoodKey}|${r.purpose}|${r.type}`));
+    if (pool.length >= NEIGHBORHOOD_MIN) method = 'quarter_comparables';
     else {
       pool = own(byCity.get(`${r.cityKey}|${r.purpose}|${r.type}`));
       if (pool.length >= MIN_COMPARABLES) method = 'city_comparables';
@@ -225,7 +225,7 @@ export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOption
     return valueSubject(
       {
         cityKey: r.cityKey,
-        quarterKey: r.quarterKey,
+        neighborhoodKey: r.neighborhoodKey,
         point: r.point,
         type: r.type,
         purpose: r.purpose,
@@ -264,7 +264,7 @@ export function predict(train: EvalRow[], test: EvalRow[], opts: Omit<EvalOption
     const base = {
       row: r,
       cityMedian: cityMedian(r),
-      quarterMedian: quarterMedian(r),
+      neighborhoodMedian: neighborhoodMedian(r),
       roomsMedian: roomsMedian(r),
       termsMedian: termsMedian(r),
       exact: opts.exactPrice?.(r) ?? null,
@@ -284,7 +284,7 @@ export interface Figures {
   pe20: number;
   coverage: number;
   cityMdape: number;
-  quarterMdape: number;
+  neighborhoodMdape: number;
   roomsMdape: number;
   termsMdape: number;
   exactMdape: number | null;
@@ -305,7 +305,7 @@ export function figures(preds: Prediction[]): Figures {
     pe20: share((_, i) => model[i] <= 0.2),
     coverage: share((p) => p.row.price >= p.low! && p.row.price <= p.high!),
     cityMdape: valued.length ? median(valued.map((p) => ape(p.cityMedian, p))) : NaN,
-    quarterMdape: valued.length ? median(valued.map((p) => ape(p.quarterMedian, p))) : NaN,
+    neighborhoodMdape: valued.length ? median(valued.map((p) => ape(p.neighborhoodMedian, p))) : NaN,
     roomsMdape: valued.length ? median(valued.map((p) => ape(p.roomsMedian, p))) : NaN,
     termsMdape: valued.length ? median(valued.map((p) => ape(p.termsMedian, p))) : NaN,
     exactMdape: exact.length ? median(exact) : null,

@@ -34,7 +34,7 @@ export interface CellStats {
   purpose: string;
   type: string;
   cityKey: string;
-  quarterKey: string | null;
+  neighborhoodKey: string | null;
   /** Rows with surface and bedrooms: [ls, lb, age, fu, lt, ba, bk, y]. */
   full: Moments;
   /** Rows with bedrooms (surface known or not): [0, lb, age, fu, lt, ba, bk, y]. */
@@ -51,11 +51,11 @@ function P(i: number, j: number): number {
 }
 
 /** A cell with no rows yet. */
-export const emptyCell = (purpose: string, type: string, cityKey: string, quarterKey: string | null): CellStats => ({
+export const emptyCell = (purpose: string, type: string, cityKey: string, neighborhoodKey: string | null): CellStats => ({
   purpose,
   type,
   cityKey,
-  quarterKey,
+  neighborhoodKey,
   full: emptyMoments(),
   rooms: emptyMoments(),
   all: emptyMoments(),
@@ -117,11 +117,11 @@ export const featuresOf = (d: Described): RowFeatures => ({
 export class CellAccumulator {
   readonly cells = new Map<string, CellStats>();
 
-  add(purpose: string, type: string, cityKey: string, quarterKey: string | null, f: RowFeatures): void {
-    const key = `${purpose}|${type}|${cityKey}|${quarterKey ?? ''}`;
+  add(purpose: string, type: string, cityKey: string, neighborhoodKey: string | null, f: RowFeatures): void {
+    const key = `${purpose}|${type}|${cityKey}|${neighborhoodKey ?? ''}`;
     let cell = this.cells.get(key);
     if (!cell) {
-      cell = emptyCell(purpose, type, cityKey, quarterKey);
+      cell = emptyCell(purpose, type, cityKey, neighborhoodKey);
       this.cells.set(key, cell);
     }
     const rest = [f.age, f.fu, f.lt, f.ba, f.bk, f.y];

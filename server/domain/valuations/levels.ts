@@ -24,7 +24,7 @@ const NEIGHBOUR_M = 4_000;
 const CENTROIDS = new Map(
   [...GAZETTEER.values()].map((c) => [
     c.key,
-    new Map([...c.byName.values()].filter((q) => q.name === q.quarter).map((q) => [q.key, q.point as Point])),
+    new Map([...c.byName.values()].filter((q) => q.name === q.neighborhood).map((q) => [q.key, q.point as Point])),
   ]),
 );
 
@@ -34,7 +34,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-export interface QuarterLevel {
+export interface NeighborhoodLevel {
   delta: number;
   /** Adverts of the quarter itself the level rests on (0: borrowed from its neighbours). */
   n: number;
@@ -46,26 +46,26 @@ export interface QuarterLevel {
  * per `pool|city`, the variance of the quarters' own levels around it.
  */
 export function shrinkLevels(sums: Map<string, { dev: number; n: number }>) {
-  const byCity = new Map<string, Array<{ quarter: string; mean: number; n: number }>>();
+  const byCity = new Map<string, Array<{ neighborhood: string; mean: number; n: number }>>();
   for (const [k, s] of sums) {
     if (s.n <= 0) continue;
     const at = k.lastIndexOf('|');
     const city = k.slice(0, at);
     const list = byCity.get(city) ?? [];
-    list.push({ quarter: k.slice(at + 1), mean: s.dev / s.n, n: s.n });
+    list.push({ neighborhood: k.slice(at + 1), mean: s.dev / s.n, n: s.n });
     byCity.set(city, list);
   }
-  const quarterLevels = new Map<string, QuarterLevel>();
-  const quarterSpread = new Map<string, number>();
-  for (const [city, quarters] of byCity) {
-    const ref = median(quarters.map((q) => q.mean));
+  const neighborhoodLevels = new Map<string, NeighborhoodLevel>();
+  const neighborhoodSpread = new Map<string, number>();
+  for (const [city, neighborhoods] of byCity) {
+    const ref = median(neighborhoods.map((q) => q.mean));
     const centroids = CENTROIDS.get(city.slice(city.indexOf('|') + 1));
     const prior = (key: string): number => {
       const at = centroids?.get(key);
       if (!at) return 0;
-      const near = quarters
-        .filter((q) => q.quarter !== key && centroids!.has(q.quarter))
-        .map((q) => ({ q, d: distanceM(at, centroids!.get(q.quarter)!) }))
+      const near = neighborhoods
+        .filter((q) => q.neighborhood !== key && centroids!.has(q.neighborhood))
+        .map((q) => ({ q, d: distanceM(at, centroids!.get(q.neighborhood)!) }))
         .filter((x) => x.d <= NEIGHBOUR_M)
         .sort((a, b) => a.d - b.d)
         .slice(0, NEIGHBOURS);
@@ -77,16 +77,19 @@ export function shrinkLevels(sums: Map<string, { dev: number; n: number }>) {
     };
     let s2 = 0;
     let n = 0;
-    for (const q of quarters) {
+    for (const q of neighborhoods) {
       const own = q.mean - ref;
-      quarterLevels.set(`${city}|${q.quarter}`, { delta: (q.n * own + LEVEL_SHRINK * prior(q.quarter)) / (q.n + LEVEL_SHRINK), n: q.n });
+      neighborhoodLevels.set(`${city}|${q.neighborhood}`, {
+        delta: (q.n * own + LEVEL_SHRINK * prior(q.neighborhood)) / (q.n + LEVEL_SHRINK),
+        n: q.n,
+      });
       s2 += own * own * q.n;
       n += q.n;
     }
     for (const key of centroids?.keys() ?? []) {
-      if (!quarterLevels.has(`${city}|${key}`)) quarterLevels.set(`${city}|${key}`, { delta: prior(key), n: 0 });
+      if (!neighborhoodLevels.has(`${city}|${key}`)) neighborhoodLevels.set(`${city}|${key}`, { delta: prior(key), n: 0 });
     }
-    quarterSpread.set(city, n > 0 ? s2 / n : 0.25);
+    neighborhoodSpread.set(city, n > 0 ? s2 / n : 0.25);
   }
-  return { quarterLevels, quarterSpread };
+  return { neighborhoodLevels, neighborhoodSpread };
 }

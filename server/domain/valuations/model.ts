@@ -16,7 +16,7 @@
 import { VALUATION_FSD_BANDS } from '../../../contract/valuations.js';
 import { type Calibration, factorOf, Z80 } from './calibration.js';
 import { distanceM, type Point } from '../places/distance.js';
-import { LEVEL_SHRINK, type QuarterLevel, shrinkLevels } from './levels.js';
+import { LEVEL_SHRINK, type NeighborhoodLevel, shrinkLevels } from './levels.js';
 import { type CellStats, cellLevel, featuresOf, fitGroup, type GroupModel, regressionFor } from './fit.js';
 
 export type Method = 'quarter_comparables' | 'city_comparables';
@@ -27,9 +27,9 @@ export const poolOf = (purpose: string, type: string) => (purpose === 'sale' ? (
 export interface Model {
   groups: Map<string, GroupModel>;
   /** `pool|city|quarter` → the quarter's log price level against its city (shrunk), and the adverts it rests on. */
-  quarterLevels: Map<string, QuarterLevel>;
+  neighborhoodLevels: Map<string, NeighborhoodLevel>;
   /** `pool|city` → variance of the quarter levels: the uncertainty of a quarter with none. */
-  quarterSpread: Map<string, number>;
+  neighborhoodSpread: Map<string, number>;
   /** Adverts set aside from the fit as impossible prices (outliers.ts). */
   outliers: number;
   /** Range factors by stratum, from held-out residuals (calibration.ts); none yet: the methods' defaults. */
@@ -49,7 +49,7 @@ export function buildModel(cells: CellStats[], outliers = 0): Model {
   for (const [key, groupCells] of byGroup) {
     const group = fitGroup(groupCells);
     groups.set(key, group);
-    const levels = groupCells.map((c) => ({ c, l: cellLevel(c, group) })).filter((x) => x.l !== null && x.c.quarterKey !== null);
+    const levels = groupCells.map((c) => ({ c, l: cellLevel(c, group) })).filter((x) => x.l !== null && x.c.neighborhoodKey !== null);
     const cityMean = new Map<string, { s: number; n: number }>();
     for (const { c, l } of levels) {
       const m = cityMean.get(c.cityKey) ?? { s: 0, n: 0 };
@@ -59,20 +59,20 @@ export function buildModel(cells: CellStats[], outliers = 0): Model {
     }
     for (const { c, l } of levels) {
       const mean = cityMean.get(c.cityKey)!;
-      const k = `${poolOf(c.purpose, c.type)}|${c.cityKey}|${c.quarterKey}`;
+      const k = `${poolOf(c.purpose, c.type)}|${c.cityKey}|${c.neighborhoodKey}`;
       const s = sums.get(k) ?? { dev: 0, n: 0 };
       s.dev += (l!.level - mean.s / mean.n) * l!.n;
       s.n += l!.n;
       sums.set(k, s);
     }
   }
-  const { quarterLevels, quarterSpread } = shrinkLevels(sums);
-  return { groups, quarterLevels, quarterSpread, outliers };
+  const { neighborhoodLevels, neighborhoodSpread } = shrinkLevels(sums);
+  return { groups, neighborhoodLevels, neighborhoodSpread, outliers };
 }
 
 export interface Subject {
   cityKey: string;
-  quarterKey: string | null;
+  neighborhoodKey: string | null;
   point: Point | null;
   type: string;
   purpose: string;
@@ -93,7 +93,7 @@ export interface Candidate {
   furnished: boolean | null;
   landTitle: string | null;
   bathrooms: number | null;
-  quarterKey: string | null;
+  neighborhoodKey: string | null;
   point: Point | null;
   ageYears: number;
 }
@@ -105,7 +105,7 @@ export interface Adjustments {
   furnished: number;
   land_title: number;
   age: number;
-  quarter: number;
+  neighborhood: number;
 }
 
 export interface ValuedComparable {
@@ -149,7 +149,7 @@ const UNKNOWN = 0.8;
 /** Comparables furnished or titled otherwise than the subject count as this factor. */
 const OTHER_TERMS = 0.7;
 /** Comparables of another quarter (the city method) count as this factor. */
-const OTHER_QUARTER = 0.5;
+const OTHER_NEIGHBORHOOD = 0.5;
 
 export function confidenceOf(fsd: number): ValuationResult['confidence'] {
   return fsd <= VALUATION_FSD_BANDS.high ? 'high' : fsd <= VALUATION_FSD_BANDS.medium ? 'medium' : 'low';
@@ -169,8 +169,8 @@ function weightedMedian(values: number[], weights: number[]): number {
 export function valueSubject(subject: Subject, candidates: Candidate[], method: Method, model: Model, maxShown: number): ValuationResult {
   const group = model.groups.get(`${subject.purpose}|${subject.type}`)!;
   const pool = poolOf(subject.purpose, subject.type);
-  const level = (q: string | null) => (q === null ? undefined : model.quarterLevels.get(`${pool}|${subject.cityKey}|${q}`));
-  const subjectLevel = level(subject.quarterKey);
+  const level = (q: string | null) => (q === null ? undefined : model.neighborhoodLevels.get(`${pool}|${subject.cityKey}|${q}`));
+  const subjectLevel = level(subject.neighborhoodKey);
   const s = featuresOf({ ...subject, price: 1 });
   const full = regressionFor(group, { ls: s.ls !== null, lb: s.lb !== null });
   const scored = candidates.map((c) => {
@@ -180,8 +180,8 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     const dls = shared.ls ? s.ls! - f.ls! : 0;
     const dlb = shared.lb ? s.lb! - f.lb! : 0;
     const dq =
-      method === 'city_comparables' && c.quarterKey !== subject.quarterKey
-        ? (subjectLevel?.delta ?? 0) - (level(c.quarterKey)?.delta ?? 0)
+      method === 'city_comparables' && c.neighborhoodKey !== subject.neighborhoodKey
+        ? (subjectLevel?.delta ?? 0) - (level(c.neighborhoodKey)?.delta ?? 0)
         : 0;
     const adjustments: Adjustments = {
       surface: Math.exp((r.beta.ls ?? 0) * dls),
@@ -190,7 +190,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
       furnished: Math.exp((r.beta.fu ?? 0) * (s.fu - f.fu)),
       land_title: Math.exp((r.beta.lt ?? 0) * (s.lt - f.lt)),
       age: Math.exp((r.beta.age ?? 0) * (s.age - f.age)),
-      quarter: Math.exp(dq),
+      neighborhood: Math.exp(dq),
     };
     const adjustedPrice = Object.values(adjustments).reduce((acc, factor) => acc * factor, c.price);
     const dist = subject.point && c.point ? distanceM(subject.point, c.point) : null;
@@ -204,7 +204,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
     if (s.ls !== null && !shared.ls) logSim += Math.log(UNKNOWN);
     if (s.lb !== null && !shared.lb) logSim += Math.log(UNKNOWN);
     if (s.fu !== f.fu || s.lt !== f.lt) logSim += Math.log(OTHER_TERMS);
-    if (c.quarterKey !== subject.quarterKey) logSim += Math.log(OTHER_QUARTER);
+    if (c.neighborhoodKey !== subject.neighborhoodKey) logSim += Math.log(OTHER_NEIGHBORHOOD);
     const similarity = Math.exp(logSim);
     return { c, distanceM: dist ?? 0, similarity, logSim, adjustments, adjustedPrice, y: Math.log(adjustedPrice), sigma2: r.sigma2 };
   });
@@ -233,7 +233,7 @@ export function valueSubject(subject: Subject, candidates: Candidate[], method: 
   const s2 = (nEff * dispersion + PRIOR_WEIGHT * modelVar) / (nEff + PRIOR_WEIGHT);
   let variance = s2 * (1 + 1 / nEff);
   if (method === 'city_comparables') {
-    const spread = model.quarterSpread.get(`${pool}|${subject.cityKey}`) ?? 0.25;
+    const spread = model.neighborhoodSpread.get(`${pool}|${subject.cityKey}`) ?? 0.25;
     // The subject quarter's level is known from n adverts (shrunk), or not at all.
     variance += subjectLevel ? spread * (LEVEL_SHRINK / (subjectLevel.n + LEVEL_SHRINK)) : spread;
   }

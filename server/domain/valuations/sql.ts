@@ -6,7 +6,7 @@
 import { type Dataset, table } from '../listing/dataset.js';
 import { PUBLIC_COLUMNS, type PublicRow } from '../listing/public-row.js';
 import { CALIBRATION_SAMPLE, calibrate, type Score } from './calibration.js';
-import { ageYears, CANDIDATE_LIMIT, horizonStart, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
+import { ageYears, CANDIDATE_LIMIT, horizonStart, MIN_COMPARABLES, NEIGHBORHOOD_MIN } from './candidates.js';
 import { OUTLIER_SQL } from './outliers.js';
 import { addMoments, type CellStats, emptyCell, K, type Moments, TITLE_CODE } from './fit.js';
 import { buildModel, type Candidate, type Method, type Model, poolOf, valueSubject } from './model.js';
@@ -60,11 +60,11 @@ export async function cellStats(data: Dataset, asOf: Date): Promise<{ cells: Cel
     let k = 0;
     const next = () => r[`m${k++}`] as number;
     const m: Moments = { n: next(), sum: Array.from({ length: K }, next), prod: Array.from({ length: (K * (K + 1)) / 2 }, next) };
-    const quarterKey = r.neighborhood_key as string | null;
-    const key = `${r.purpose as string}|${r.type as string}|${r.city_key as string}|${quarterKey ?? ''}`;
+    const neighborhoodKey = r.neighborhood_key as string | null;
+    const key = `${r.purpose as string}|${r.type as string}|${r.city_key as string}|${neighborhoodKey ?? ''}`;
     let cell = cells.get(key);
     if (!cell) {
-      cell = emptyCell(r.purpose as string, r.type as string, r.city_key as string, quarterKey);
+      cell = emptyCell(r.purpose as string, r.type as string, r.city_key as string, neighborhoodKey);
       cells.set(key, cell);
     }
     if (r.has_ls && r.has_lb) addMoments(cell.full, m, []);
@@ -105,13 +105,13 @@ async function calibrationScores(data: Dataset, model: Model, asOf: Date): Promi
   // Each quarter's and city's candidates read once, one more than a subject gets: a subject's
   // own are the first `CANDIDATE_LIMIT` of them that are not itself, as `candidateRows` excluding it reads.
   const pools = new Map<string, Promise<CandidateRow[]>>();
-  const candidates = (r: CandidateRow, quarterKey: string | null) => {
-    const key = `${r.city_key}|${quarterKey}|${r.purpose}|${r.type}`;
+  const candidates = (r: CandidateRow, neighborhoodKey: string | null) => {
+    const key = `${r.city_key}|${neighborhoodKey}|${r.purpose}|${r.type}`;
     let rows = pools.get(key);
     if (!rows) {
       rows = candidateRows(
         data,
-        { cityKey: r.city_key, quarterKey, purpose: r.purpose, type: r.type, excludeId: null },
+        { cityKey: r.city_key, neighborhoodKey, purpose: r.purpose, type: r.type, excludeId: null },
         asOf,
         CANDIDATE_LIMIT + 1,
       );
@@ -123,7 +123,7 @@ async function calibrationScores(data: Dataset, model: Model, asOf: Date): Promi
     if (!model.groups.has(`${r.purpose}|${r.type}`)) return;
     let method: Method = 'quarter_comparables';
     let pool = r.neighborhood_key === null ? [] : await candidates(r, r.neighborhood_key);
-    if (pool.length < QUARTER_MIN) {
+    if (pool.length < NEIGHBORHOOD_MIN) {
       method = 'city_comparables';
       pool = await candidates(r, null);
     }
@@ -157,12 +157,12 @@ export function asCandidate(r: CandidateRow, asOf: Date): Candidate {
     furnished: r.furnished,
     landTitle: r.land_title,
     bathrooms: r.bathrooms,
-    quarterKey: r.neighborhood_key,
+    neighborhoodKey: r.neighborhood_key,
     point:
       r.lat !== null && r.lng !== null
         ? { lat: r.lat, lng: r.lng }
-        : r.quarter_point
-          ? { lat: r.quarter_point[0], lng: r.quarter_point[1] }
+        : r.neighborhood_point
+          ? { lat: r.neighborhood_point[0], lng: r.neighborhood_point[1] }
           : null,
     ageYears: ageYears(r.listed_at, asOf),
   };
@@ -173,16 +173,16 @@ export type CandidateRow = PublicRow & { neighborhood_key: string | null; furnis
 /** The subject's candidates in its quarter (`quarterKey`) or its whole city (null), most recent first. */
 export async function candidateRows(
   data: Dataset,
-  where: { cityKey: string; quarterKey: string | null; purpose: string; type: string; excludeId: string | null },
+  where: { cityKey: string; neighborhoodKey: string | null; purpose: string; type: string; excludeId: string | null },
   asOf: Date,
   limit = CANDIDATE_LIMIT,
 ): Promise<CandidateRow[]> {
   const params: unknown[] = [where.cityKey, where.purpose, where.type, horizonStart(asOf), asOf, where.excludeId ?? ''];
-  const quarter = where.quarterKey === null ? '' : `AND l.neighborhood_key = $${params.push(where.quarterKey)}`;
+  const neighborhood = where.neighborhoodKey === null ? '' : `AND l.neighborhood_key = $${params.push(where.neighborhoodKey)}`;
   const { rows } = await data.pool.query<CandidateRow>(
     `SELECT ${PUBLIC_COLUMNS}, l.neighborhood_key, l.furnished, l.land_title::text AS land_title
      FROM ${table(data, 'listings')} l
-     WHERE l.city_key = $1 ${quarter} AND l.purpose = $2 AND l.type = $3
+     WHERE l.city_key = $1 ${neighborhood} AND l.purpose = $2 AND l.type = $3
        AND l.listed_at >= $4 AND l.listed_at <= $5 AND l.price > 0 AND l.id <> $6
      ORDER BY l.listed_at DESC, l.id
      LIMIT ${limit}`,

@@ -5,7 +5,7 @@
  */
 import type { TValuationQueryParsed } from '../../../contract/valuations.js';
 import { ApiError } from '../../platform/errors.js';
-import { foldQuarter, GAZETTEER } from '../places/gazetteer.js';
+import { foldNeighborhood, GAZETTEER } from '../places/gazetteer.js';
 import { type Dataset, table } from '../listing/dataset.js';
 import type { EffectiveFilters } from '../listing/filters.js';
 import { distanceM, type Point } from './model.js';
@@ -14,7 +14,7 @@ export interface ResolvedSubject {
   city: string;
   cityKey: string;
   neighborhood: string | null;
-  quarterKey: string | null;
+  neighborhoodKey: string | null;
   point: Point | null;
   type: NonNullable<TValuationQueryParsed['type']>;
   purpose: NonNullable<TValuationQueryParsed['purpose']>;
@@ -27,7 +27,7 @@ export interface ResolvedSubject {
   /** The listing valued, never its own comparable. */
   listingId: string | null;
   /** How the quarter was found: named, nearest to the point, none given, or named but unknown to the gazetteer of its city. */
-  quarterFrom: 'named' | 'point' | 'none' | 'unknown';
+  neighborhoodFrom: 'named' | 'point' | 'none' | 'unknown';
 }
 
 interface ListingFields {
@@ -75,7 +75,7 @@ function checkPoint(cityKey: string, p: Point, param: 'near' | 'lat'): void {
 }
 
 /** The nearest quarter (top-level: the key listings are filed under) of a gazetteer city to a point. */
-function nearestQuarter(cityKey: string, p: Point): { name: string; key: string; point: Point } | null {
+function nearestNeighborhood(cityKey: string, p: Point): { name: string; key: string; point: Point } | null {
   const city = GAZETTEER.get(cityKey);
   if (!city) return null;
   let best: { name: string; key: string; point: Point; d: number } | null = null;
@@ -87,9 +87,9 @@ function nearestQuarter(cityKey: string, p: Point): { name: string; key: string;
 }
 
 /** A known quarter's centroid by its shown name. */
-function quarterPoint(cityKey: string, name: string | null): Point | null {
+function neighborhoodPoint(cityKey: string, name: string | null): Point | null {
   if (name === null) return null;
-  const q = GAZETTEER.get(cityKey)?.byName.get(foldQuarter(name));
+  const q = GAZETTEER.get(cityKey)?.byName.get(foldNeighborhood(name));
   return q ? { lat: q.point.lat, lng: q.point.lng } : null;
 }
 
@@ -109,43 +109,43 @@ export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, fi
   const given: Point | null = q.near ?? (q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : null);
   if (given) checkPoint(cityKey, given, q.near ? 'near' : 'lat');
   let neighborhood: string | null = null;
-  let quarterKey: string | null = null;
+  let neighborhoodKey: string | null = null;
   let point: Point | null = given;
-  let quarterFrom: ResolvedSubject['quarterFrom'] = 'none';
+  let neighborhoodFrom: ResolvedSubject['neighborhoodFrom'] = 'none';
   if (filters.neighborhoodKey !== undefined) {
     // The filters resolved the name against the gazetteer already: its entry, when it knows
     // it in the subject's city (without a city, a listing's own city, they looked everywhere).
-    quarterKey = filters.neighborhoodKey;
+    neighborhoodKey = filters.neighborhoodKey;
     const known = GAZETTEER.get(cityKey);
-    const q0 = filters.quarter;
-    const resolved = q0 && known?.byName.get(foldQuarter(q0.name)) === q0 ? q0 : undefined;
-    neighborhood = resolved?.name ?? filters.subQuarter ?? q.neighborhood!;
+    const q0 = filters.neighborhood;
+    const resolved = q0 && known?.byName.get(foldNeighborhood(q0.name)) === q0 ? q0 : undefined;
+    neighborhood = resolved?.name ?? filters.subNeighborhood ?? q.neighborhood!;
     point ??= resolved ? { lat: resolved.point.lat, lng: resolved.point.lng } : null;
-    quarterFrom = 'named';
-    if (known && !resolved && !known.byKey.has(quarterKey)) {
+    neighborhoodFrom = 'named';
+    if (known && !resolved && !known.byKey.has(neighborhoodKey)) {
       // A quarter the city's gazetteer lacks: its adverts are filed under the city alone, and so is the subject.
-      quarterKey = null;
-      quarterFrom = 'unknown';
+      neighborhoodKey = null;
+      neighborhoodFrom = 'unknown';
     }
   } else if (given) {
-    const near = nearestQuarter(cityKey, given);
+    const near = nearestNeighborhood(cityKey, given);
     if (near) {
       neighborhood = near.name;
-      quarterKey = near.key;
-      quarterFrom = 'point';
+      neighborhoodKey = near.key;
+      neighborhoodFrom = 'point';
     }
   } else if (base && base.city_key === cityKey) {
     neighborhood = base.neighborhood;
-    quarterKey = base.neighborhood_key;
-    point ??= base.lat !== null && base.lng !== null ? { lat: base.lat, lng: base.lng } : quarterPoint(cityKey, base.neighborhood);
-    quarterFrom = quarterKey === null ? 'none' : 'named';
+    neighborhoodKey = base.neighborhood_key;
+    point ??= base.lat !== null && base.lng !== null ? { lat: base.lat, lng: base.lng } : neighborhoodPoint(cityKey, base.neighborhood);
+    neighborhoodFrom = neighborhoodKey === null ? 'none' : 'named';
   }
   const purpose = q.purpose ?? base!.purpose;
   return {
     city,
     cityKey,
     neighborhood,
-    quarterKey,
+    neighborhoodKey,
     point,
     type: q.type ?? base!.type,
     purpose,
@@ -155,6 +155,6 @@ export async function resolveSubject(data: Dataset, q: TValuationQueryParsed, fi
     furnished: purpose === 'furnished_rent' ? true : (q.furnished ?? base?.furnished ?? null),
     landTitle: q.land_title ?? base?.land_title ?? null,
     listingId: q.listing_id ?? null,
-    quarterFrom,
+    neighborhoodFrom,
   };
 }

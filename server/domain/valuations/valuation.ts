@@ -14,7 +14,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { Dataset } from '../listing/dataset.js';
 import type { EffectiveFilters } from '../listing/filters.js';
 import { toListing } from '../listing/public-row.js';
-import { HORIZON_MONTHS, MIN_COMPARABLES, QUARTER_MIN } from './candidates.js';
+import { HORIZON_MONTHS, MIN_COMPARABLES, NEIGHBORHOOD_MIN } from './candidates.js';
 import { type Candidate, confidenceOf, type Method, type Model, valueSubject, Z80 } from './model.js';
 import { asCandidate, type CandidateRow, candidateRows } from './sql.js';
 import { type ResolvedSubject, resolveSubject } from './subject.js';
@@ -47,7 +47,7 @@ function insufficient(s: ResolvedSubject, found: number, where: string): never {
     {
       errors: [
         {
-          path: s.quarterKey === null ? 'city' : 'neighborhood',
+          path: s.neighborhoodKey === null ? 'city' : 'neighborhood',
           message: `${found} comparable ${what} in ${where}; at least ${MIN_COMPARABLES} needed`,
         },
       ],
@@ -61,14 +61,14 @@ function describe(s: ResolvedSubject, method: Method, asType: string | null): st
     s.bedrooms === null ? 'bedrooms unknown' : null,
   ];
   const where =
-    s.quarterFrom === 'unknown'
+    s.neighborhoodFrom === 'unknown'
       ? `${s.neighborhood} is not a quarter Mboa knows in ${s.city}: comparables across ${s.city}, at the city's price level (the median of its quarters)`
       : method === 'quarter_comparables'
         ? `Comparables of the same type and purpose in ${s.neighborhood}, ${s.city}`
-        : s.quarterKey === null
+        : s.neighborhoodKey === null
           ? `No quarter given: comparables across ${s.city}, at the city's price level`
           : `Too few comparables in ${s.neighborhood}: comparables across ${s.city}, each adjusted to ${s.neighborhood}'s price level`;
-  const from = s.quarterFrom === 'point' ? ` (${s.neighborhood} is the nearest known quarter to the point given)` : '';
+  const from = s.neighborhoodFrom === 'point' ? ` (${s.neighborhood} is the nearest known quarter to the point given)` : '';
   const other =
     asType === null
       ? null
@@ -96,12 +96,12 @@ export async function valuation(
   let cityCount = 0;
   for (const type of [s.type, ...(NEAREST_TYPES[s.type] ?? [])]) {
     const where = { cityKey: s.cityKey, purpose: s.purpose, type, excludeId: s.listingId };
-    const quarterRows = s.quarterKey === null ? [] : await rowsOf(data, { ...where, quarterKey: s.quarterKey }, now);
+    const neighborhoodRows = s.neighborhoodKey === null ? [] : await rowsOf(data, { ...where, neighborhoodKey: s.neighborhoodKey }, now);
     let method: Method = 'quarter_comparables';
-    let rows = quarterRows;
-    if (rows.length < QUARTER_MIN) {
+    let rows = neighborhoodRows;
+    if (rows.length < NEIGHBORHOOD_MIN) {
       method = 'city_comparables';
-      rows = await rowsOf(data, { ...where, quarterKey: null }, now);
+      rows = await rowsOf(data, { ...where, neighborhoodKey: null }, now);
     }
     if (type === s.type) cityCount = rows.length;
     if (rows.length >= MIN_COMPARABLES && model.groups.has(`${s.purpose}|${type}`)) {
@@ -117,7 +117,7 @@ export async function valuation(
   const v = valueSubject(
     {
       cityKey: s.cityKey,
-      quarterKey: s.quarterKey,
+      neighborhoodKey: s.neighborhoodKey,
       point: s.point,
       type: found.type,
       purpose: s.purpose,
@@ -161,7 +161,7 @@ export async function valuation(
         furnished: round(c.adjustments.furnished, 4),
         land_title: round(c.adjustments.land_title, 4),
         age: round(c.adjustments.age, 4),
-        quarter: round(c.adjustments.quarter, 4),
+        quarter: round(c.adjustments.neighborhood, 4), // the wire name of the neighborhood factor
       },
       weight: round(c.weight, 4),
     })),

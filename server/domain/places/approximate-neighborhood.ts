@@ -15,12 +15,12 @@
  * Each match says how it was made, for the import report, and an operator overrules it
  * with `admin alias add` (another quarter) or `admin alias refuse` (no quarter).
  */
-import type { GazetteerCity, OperatorAliases, Quarter } from './gazetteer.js';
-import { foldQuarter, resolveQuarter } from './gazetteer.js';
+import type { GazetteerCity, OperatorAliases, Neighborhood } from './gazetteer.js';
+import { foldNeighborhood, resolveNeighborhood } from './gazetteer.js';
 import { editDistance, matchKey } from '../../platform/text.js';
 
 export interface Approximate {
-  quarter: Quarter;
+  neighborhood: Neighborhood;
   /** How: `part "Makepe"`, `landmark words around "Logpom"`, `spelling "Mambanda"`. */
   how: string;
 }
@@ -44,15 +44,15 @@ const TRAILING = new Set(
 /** `n` before `b` or `p` as `m` (French spelling): Manbanda and Mambanda alike. */
 const phonetic = (folded: string) => folded.replace(/n(?=[bp])/g, 'm');
 
-const topOf = (q: Quarter) => q.key;
+const topOf = (q: Neighborhood) => q.key;
 
 /** The one quarter all `found` stand for, or null when none or several. */
-function single(found: Quarter[]): Quarter | null {
+function single(found: Neighborhood[]): Neighborhood | null {
   if (found.length === 0) return null;
   const keys = new Set(found.map(topOf));
   if (keys.size !== 1) return null;
   // The top-level quarter's own entry when among them, else the first (a sub-quarter).
-  return found.find((q) => q.name === q.quarter) ?? found[0];
+  return found.find((q) => q.name === q.neighborhood) ?? found[0];
 }
 
 /** The spans of a part's words that may be the quarter's name, with landmark words around them. */
@@ -72,14 +72,14 @@ function spans(part: string): string[] {
 }
 
 /** Known names one slip from `text`, by the rules of the header; empty when none. */
-function spelled(city: GazetteerCity, text: string): Array<[string, Quarter, number]> {
-  const folded = phonetic(foldQuarter(text));
+function spelled(city: GazetteerCity, text: string): Array<[string, Neighborhood, number]> {
+  const folded = phonetic(foldNeighborhood(text));
   const words = matchKey(text).split(' ');
   if (folded.length < 4) return [];
-  const found: Array<[string, Quarter, number]> = [];
+  const found: Array<[string, Neighborhood, number]> = [];
   for (const name of city.names) {
-    const known = phonetic(foldQuarter(name));
-    const q = city.byName.get(foldQuarter(name));
+    const known = phonetic(foldNeighborhood(name));
+    const q = city.byName.get(foldNeighborhood(name));
     if (!q || known === '') continue;
     if (known === folded) {
       found.push([name, q, 0]);
@@ -102,31 +102,31 @@ function finalLetter(a: string, b: string): boolean {
   return /[a-z]$/.test(long);
 }
 
-export function approximateQuarter(city: GazetteerCity, raw: string, aliases?: OperatorAliases): Approximate | null {
+export function approximateNeighborhood(city: GazetteerCity, raw: string, aliases?: OperatorAliases): Approximate | null {
   // An operator's word on this name (an alias, or a refusal) stands.
-  if (aliases?.get(city.key)?.has(foldQuarter(raw))) return null;
+  if (aliases?.get(city.key)?.has(foldNeighborhood(raw))) return null;
   const parts = raw
     .split(/[,;/()|]|\s[-–]\s/)
     .map((p) => p.trim())
-    .filter((p) => p !== '' && foldQuarter(p) !== city.key && matchKey(p) !== matchKey(city.name));
+    .filter((p) => p !== '' && foldNeighborhood(p) !== city.key && matchKey(p) !== matchKey(city.name));
   // 1. A part that is a known name as it stands.
   if (parts.length > 1) {
-    const hits = parts.map((p) => [p, resolveQuarter(city, p, aliases)] as const).filter(([, q]) => q !== null);
+    const hits = parts.map((p) => [p, resolveNeighborhood(city, p, aliases)] as const).filter(([, q]) => q !== null);
     const q = single(hits.map(([, h]) => h!));
-    if (q) return { quarter: q, how: `part "${hits.find(([, h]) => h === q)![0]}"` };
+    if (q) return { neighborhood: q, how: `part "${hits.find(([, h]) => h === q)![0]}"` };
     if (hits.length > 0) return null;
   }
   // 2. A known name with landmark or street words around it.
-  const landmarks: Array<[string, Quarter]> = [];
+  const landmarks: Array<[string, Neighborhood]> = [];
   for (const p of parts) {
     for (const span of spans(p)) {
-      const q = resolveQuarter(city, span, aliases);
+      const q = resolveNeighborhood(city, span, aliases);
       if (q) landmarks.push([span, q]);
     }
   }
   if (landmarks.length > 0) {
     const q = single(landmarks.map(([, h]) => h));
-    return q ? { quarter: q, how: `landmark words around "${q.name}"` } : null;
+    return q ? { neighborhood: q, how: `landmark words around "${q.name}"` } : null;
   }
   // 3. A slip in the name, in a part, or between landmark words.
   // The closest kind of slip found decides: n/m first, then a final letter, then any one slip.
@@ -135,5 +135,5 @@ export function approximateQuarter(city: GazetteerCity, raw: string, aliases?: O
   const slips = new Map(found.filter(([, , rank]) => rank === best).map(([name, q]) => [name, q]));
   const q = single([...slips.values()]);
   const names = [...slips.keys()].join('", "');
-  return q ? { quarter: q, how: `spelling of "${names}"${names === q.name ? '' : ` (${q.name})`}` } : null;
+  return q ? { neighborhood: q, how: `spelling of "${names}"${names === q.name ? '' : ` (${q.name})`}` } : null;
 }

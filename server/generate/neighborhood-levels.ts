@@ -82,7 +82,7 @@ const TIER_RATIO: Record<Tier, number> = { 1: 2, 2: 1, 3: 0.7 };
 function derivedLevels(city: City): Map<string, number> {
   const levels = new Map<string, number>();
   for (const tier of [1, 2, 3] as Tier[]) {
-    const names = city.neighbourhoods.filter((n) => n.tier === tier).map((n) => n.name);
+    const names = city.neighborhoods.filter((n) => n.tier === tier).map((n) => n.name);
     names.forEach((name, i) => {
       const step = names.length > 1 ? 1.1 - (0.2 * i) / (names.length - 1) : 1;
       levels.set(name, Math.round((TIER2_BASE * city.rentLevel * TIER_RATIO[tier] * step) / 1000) * 1000);
@@ -92,14 +92,14 @@ function derivedLevels(city: City): Map<string, number> {
 }
 
 /** City name → quarter name (catalog spelling) → level, XAF/month. Every catalog quarter has one. */
-export const QUARTER_LEVELS: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(
+export const NEIGHBORHOOD_LEVELS: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(
   CITIES.map((city) => {
     const surveyed = SURVEYED[city.name];
     if (!surveyed) return [city.name, derivedLevels(city)];
     const levels = new Map<string, number>();
-    for (const n of city.neighbourhoods) {
+    for (const n of city.neighborhoods) {
       const level = surveyed[n.name];
-      if (level === undefined) throw new Error(`quarter-levels: no level for ${n.name}, ${city.name}`);
+      if (level === undefined) throw new Error(`neighborhood-levels: no level for ${n.name}, ${city.name}`);
       levels.set(n.name, level);
     }
     return [city.name, levels];
@@ -108,7 +108,7 @@ export const QUARTER_LEVELS: ReadonlyMap<string, ReadonlyMap<string, number>> = 
 
 /** A city's level for a quarter the catalog does not list: the median of its quarters' levels. */
 export const CITY_MEDIAN_LEVEL: ReadonlyMap<string, number> = new Map(
-  [...QUARTER_LEVELS].map(([city, levels]) => {
+  [...NEIGHBORHOOD_LEVELS].map(([city, levels]) => {
     const sorted = [...levels.values()].sort((a, b) => a - b);
     return [city, sorted[Math.floor(sorted.length / 2)]];
   }),

@@ -8,14 +8,14 @@ import type { ExplorerConfig, ExplorerView } from '../explorer-config.js';
 import type { Api, Query } from './api.js';
 import { el, type Format } from './format.js';
 import { HistorySection } from './history.js';
-import type { QuarterMap } from './map.js';
+import type { NeighborhoodMap } from './map.js';
 import { curlOf, sdkCall, sdkSetup } from './snippets.js';
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** The query of a quarter's figures under the view's filters. */
-export function quarterQuery(view: ExplorerView, quarter: string | null): Query {
-  return { city: view.city, neighborhood: quarter, purpose: view.purpose, type: view.type, bedrooms: view.bedrooms };
+export function neighborhoodQuery(view: ExplorerView, neighborhood: string | null): Query {
+  return { city: view.city, neighborhood: neighborhood, purpose: view.purpose, type: view.type, bedrooms: view.bedrooms };
 }
 
 const slug = (s: string) =>
@@ -26,7 +26,7 @@ const slug = (s: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-export class QuarterPanel {
+export class NeighborhoodPanel {
   private readonly history: HistorySection;
   private shown = 0;
 
@@ -52,32 +52,32 @@ export class QuarterPanel {
 
   clear(): void {
     this.shown++;
-    byId('quarter-panel').dataset.state = 'empty';
-    byId('quarter-title').textContent = this.f.say('explorer.quarter.none');
-    byId('quarter-body').hidden = true;
+    byId('neighborhood-panel').dataset.state = 'empty';
+    byId('neighborhood-title').textContent = this.f.say('explorer.neighborhood.none');
+    byId('neighborhood-body').hidden = true;
     byId('history-panel').hidden = true;
     this.history.clear();
   }
 
-  async show(view: ExplorerView, quarter: string, map: QuarterMap): Promise<void> {
+  async show(view: ExplorerView, neighborhood: string, map: NeighborhoodMap): Promise<void> {
     const turn = ++this.shown;
-    const panel = byId('quarter-panel');
+    const panel = byId('neighborhood-panel');
     panel.dataset.state = 'loading';
-    panel.dataset.quarter = quarter;
-    byId('quarter-title').textContent = this.f.say('explorer.quarter.title', { quarter, city: view.city });
-    byId('quarter-body').hidden = false;
+    panel.dataset.neighborhood = neighborhood;
+    byId('neighborhood-title').textContent = this.f.say('explorer.neighborhood.title', { neighborhood, city: view.city });
+    byId('neighborhood-body').hidden = false;
     byId('history-panel').hidden = false;
-    byId('history-title').textContent = this.f.say('explorer.history.title', { quarter });
-    const query = quarterQuery(view, quarter);
+    byId('history-title').textContent = this.f.say('explorer.history.title', { neighborhood });
+    const query = neighborhoodQuery(view, neighborhood);
     const historyQuery = { ...query, months: this.config.months };
     this.snippets(query, historyQuery);
-    const fileName = `mboa-history-${slug(view.city)}-${slug(quarter)}-${view.purpose}${view.type ? `-${view.type}` : ''}${view.bedrooms !== null ? `-${view.bedrooms}bed` : ''}.csv`;
+    const fileName = `mboa-history-${slug(view.city)}-${slug(neighborhood)}-${view.purpose}${view.type ? `-${view.type}` : ''}${view.bedrooms !== null ? `-${view.bedrooms}bed` : ''}.csv`;
     await Promise.all([this.stats(query), this.listings(query, map), this.history.show(historyQuery, fileName)]);
     if (turn === this.shown) panel.dataset.state = 'ready';
   }
 
   private async stats(query: Query): Promise<void> {
-    const list = byId('quarter-stats');
+    const list = byId('neighborhood-stats');
     list.replaceChildren();
     const answer = await this.api.json<TStatsResponse>('/market/stats', query);
     if (!answer.ok) {
@@ -88,7 +88,7 @@ export class QuarterPanel {
     const f = this.f;
     const min = this.config.minSample;
     if (!row || row.sample_size < min) {
-      list.append(el('p', { 'data-testid': 'quarter-thin' }, f.say('explorer.quarter.thin', { n: row?.sample_size ?? 0, min })));
+      list.append(el('p', { 'data-testid': 'neighborhood-thin' }, f.say('explorer.neighborhood.thin', { n: row?.sample_size ?? 0, min })));
       return;
     }
     const item = (label: string, value: string, testid: string) => [el('dt', {}, label), el('dd', { 'data-testid': testid }, value)];
@@ -112,8 +112,8 @@ export class QuarterPanel {
   }
 
   /** The quarter's listings with a point of their own, on the zoomed map. */
-  private async listings(query: Query, map: QuarterMap): Promise<void> {
-    const note = byId('quarter-listings');
+  private async listings(query: Query, map: NeighborhoodMap): Promise<void> {
+    const note = byId('neighborhood-listings');
     note.textContent = '';
     const { bedrooms, ...rest } = query;
     const answer = await this.api.json<TListingsPage>('/listings', { ...rest, min_bedrooms: bedrooms, limit: 200 });
@@ -138,7 +138,11 @@ export class QuarterPanel {
       })),
       ['listing'],
     );
-    note.textContent = this.f.say('explorer.quarter.points', { shown, returned: answer.body.meta.returned, total: answer.body.meta.total });
+    note.textContent = this.f.say('explorer.neighborhood.points', {
+      shown,
+      returned: answer.body.meta.returned,
+      total: answer.body.meta.total,
+    });
   }
 
   private snippets(query: Query, historyQuery: Query): void {

@@ -1,40 +1,49 @@
 /**
- * The importer's side of the gazetteer: the `quarters` table kept equal to the JSON files
+ * The importer's side of the gazetteer: the `neighborhoods` table kept equal to the JSON files
  * (loaded by `npm run db:migrate`, demo mode and each import; idempotent), operators'
- * aliases read from `quarter_aliases`, and the resolver an import uses, which remembers
+ * aliases read from `neighborhood_aliases`, and the resolver an import uses, which remembers
  * the names it could not resolve for the report.
  */
 import {
   GAZETTEER,
   type GazetteerCity,
   type OperatorAliases,
-  type Quarter,
-  foldQuarter,
-  resolveQuarter,
+  type Neighborhood,
+  foldNeighborhood,
+  resolveNeighborhood,
 } from '../domain/places/gazetteer.js';
 import { closestNames, matchKey } from '../platform/text.js';
-import { approximateQuarter } from '../domain/places/approximate-quarter.js';
+import { approximateNeighborhood } from '../domain/places/approximate-neighborhood.js';
 import type { Queryable } from './upsert.js';
 
 const SYNC_SQL = `
-INSERT INTO quarters (city_key, folded, name, key, parent_name, lat, lng, precision_m)
+INSERT INTO neighborhoods (city_key, folded, name, key, parent_name, lat, lng, precision_m)
 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::int[])
 ON CONFLICT (city_key, folded) DO UPDATE SET
   name = EXCLUDED.name, key = EXCLUDED.key, parent_name = EXCLUDED.parent_name,
   lat = EXCLUDED.lat, lng = EXCLUDED.lng, precision_m = EXCLUDED.precision_m
-WHERE (quarters.name, quarters.key, quarters.parent_name, quarters.lat, quarters.lng, quarters.precision_m)
+WHERE (neighborhoods.name, neighborhoods.key, neighborhoods.parent_name, neighborhoods.lat, neighborhoods.lng, neighborhoods.precision_m)
   IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.key, EXCLUDED.parent_name, EXCLUDED.lat, EXCLUDED.lng, EXCLUDED.precision_m)`;
 
-/** Writes the gazetteer's quarters and sub-quarters (each under its own name) into `quarters`. */
+/** Writes the gazetteer's quarters and sub-quarters (each under its own name) into `neighborhoods`. */
 export async function syncGazetteer(db: Queryable): Promise<void> {
   const cols: unknown[][] = [[], [], [], [], [], [], [], []];
   for (const city of GAZETTEER.values()) {
     const seen = new Set<string>();
     for (const q of city.byName.values()) {
-      const folded = foldQuarter(q.name);
+      const folded = foldNeighborhood(q.name);
       if (seen.has(folded)) continue;
       seen.add(folded);
-      const row = [city.key, folded, q.name, q.key, q.name === q.quarter ? null : q.quarter, q.point.lat, q.point.lng, q.point.precision_m];
+      const row = [
+        city.key,
+        folded,
+        q.name,
+        q.key,
+        q.name === q.neighborhood ? null : q.neighborhood,
+        q.point.lat,
+        q.point.lng,
+        q.point.precision_m,
+      ];
       row.forEach((v, i) => cols[i].push(v));
     }
   }
@@ -43,7 +52,7 @@ export async function syncGazetteer(db: Queryable): Promise<void> {
 
 export async function operatorAliases(db: Queryable): Promise<OperatorAliases> {
   const { rows } = await db.query<{ city_key: string; folded: string; target: string }>(
-    'SELECT city_key, folded, target FROM quarter_aliases',
+    'SELECT city_key, folded, target FROM neighborhood_aliases',
   );
   const aliases: OperatorAliases = new Map();
   for (const r of rows) {
@@ -69,50 +78,50 @@ function closestTo(raw: string, names: string[]): string[] {
   return [...found].slice(0, 3);
 }
 
-/** A name resolved by approximate-quarter.ts: the import report lists it, an operator may overrule it. */
+/** A name resolved by approximate-neighborhood.ts: the import report lists it, an operator may overrule it. */
 export interface ApproximateName {
   city: string;
   name: string;
-  quarter: string;
+  neighborhood: string;
   how: string;
   rows: number;
 }
 
 /** A quarter found for a name only approximately: `how` it was matched. */
-export type ResolvedQuarter = Quarter & { approximate?: string };
+export type ResolvedNeighborhood = Neighborhood & { approximate?: string };
 
 /** Resolves raw quarter names for one import, each distinct name once. */
-export class QuarterResolver {
+export class NeighborhoodResolver {
   /** City key → raw name → quarter: no string built per row (a million rows, a few hundred names). */
-  private readonly cache = new Map<string, Map<string, ResolvedQuarter | null>>();
+  private readonly cache = new Map<string, Map<string, ResolvedNeighborhood | null>>();
   private cached = 0;
   private readonly misses = new Map<string, { city: GazetteerCity; name: string; rows: number }>();
   private readonly approximations = new Map<string, ApproximateName>();
 
   constructor(private readonly aliases: OperatorAliases = new Map()) {}
 
-  resolve(city: GazetteerCity, raw: string): ResolvedQuarter | null {
+  resolve(city: GazetteerCity, raw: string): ResolvedNeighborhood | null {
     let names = this.cache.get(city.key);
     if (!names) this.cache.set(city.key, (names = new Map()));
     let found = names.get(raw);
     if (found === undefined) {
-      found = resolveQuarter(city, raw, this.aliases);
+      found = resolveNeighborhood(city, raw, this.aliases);
       if (found === null) {
-        const near = approximateQuarter(city, raw, this.aliases);
-        if (near) found = { ...near.quarter, approximate: near.how };
+        const near = approximateNeighborhood(city, raw, this.aliases);
+        if (near) found = { ...near.neighborhood, approximate: near.how };
       }
       if (this.cached++ < 100_000) names.set(raw, found);
     }
     if (found?.approximate) {
-      const key = `${city.key}\u0000${foldQuarter(raw)}`;
+      const key = `${city.key}\u0000${foldNeighborhood(raw)}`;
       const seen = this.approximations.get(key);
       if (seen) seen.rows++;
       else if (this.approximations.size < 10_000) {
-        this.approximations.set(key, { city: city.name, name: raw.trim(), quarter: found.name, how: found.approximate, rows: 1 });
+        this.approximations.set(key, { city: city.name, name: raw.trim(), neighborhood: found.name, how: found.approximate, rows: 1 });
       }
     }
     if (found === null) {
-      const missKey = `${city.key}\u0000${foldQuarter(raw)}`;
+      const missKey = `${city.key}\u0000${foldNeighborhood(raw)}`;
       const miss = this.misses.get(missKey);
       if (miss) miss.rows++;
       else if (this.misses.size < 10_000) this.misses.set(missKey, { city, name: raw.trim(), rows: 1 });
@@ -141,33 +150,38 @@ export class AliasError extends Error {}
  * the city alone because of that name move to the quarter (their `updated_at` moves: their
  * public `neighborhood` changed). Returns the quarter and how many listings moved.
  */
-export async function addAlias(db: Queryable, cityName: string, raw: string, target: string): Promise<{ quarter: string; moved: number }> {
+export async function addAlias(
+  db: Queryable,
+  cityName: string,
+  raw: string,
+  target: string,
+): Promise<{ neighborhood: string; moved: number }> {
   const city = GAZETTEER.get(matchKey(cityName));
   if (!city)
     throw new AliasError(`unknown city "${cityName}": the gazetteer covers ${[...GAZETTEER.values()].map((c) => c.name).join(', ')}`);
-  const quarter = city.byName.get(foldQuarter(target));
-  if (!quarter) {
+  const neighborhood = city.byName.get(foldNeighborhood(target));
+  if (!neighborhood) {
     const closest = closestNames(target, city.names);
     throw new AliasError(`"${target}" is not a quarter of ${city.name}${closest.length ? `; did you mean ${closest.join(', ')}?` : ''}`);
   }
-  const folded = foldQuarter(raw);
+  const folded = foldNeighborhood(raw);
   if (folded === '') throw new AliasError('the name to add must not be empty');
   const existing = city.byName.get(folded);
   if (existing) throw new AliasError(`"${raw}" is already a name of ${existing.name} in the gazetteer`);
   await db.query(
-    `INSERT INTO quarter_aliases (city_key, folded, alias, target) VALUES ($1, $2, $3, $4)
+    `INSERT INTO neighborhood_aliases (city_key, folded, alias, target) VALUES ($1, $2, $3, $4)
      ON CONFLICT (city_key, folded) DO UPDATE SET alias = EXCLUDED.alias, target = EXCLUDED.target`,
-    [city.key, folded, raw.trim(), quarter.name],
+    [city.key, folded, raw.trim(), neighborhood.name],
   );
   // The listings filed under the city alone for that name, or matched approximately (their raw name kept).
   const names = await rawNames(db, city.key, folded);
-  if (names.length === 0) return { quarter: quarter.name, moved: 0 };
+  if (names.length === 0) return { neighborhood: neighborhood.name, moved: 0 };
   const moved = await db.query(
     `UPDATE listings SET neighborhood = $3, neighborhood_key = $4, raw_neighborhood = NULL, updated_at = now()
      WHERE city_key = $1 AND raw_neighborhood = ANY($2::text[])`,
-    [city.key, names, quarter.name, quarter.key],
+    [city.key, names, neighborhood.name, neighborhood.key],
   );
-  return { quarter: quarter.name, moved: moved.rowCount ?? 0 };
+  return { neighborhood: neighborhood.name, moved: moved.rowCount ?? 0 };
 }
 
 async function rawNames(db: Queryable, cityKey: string, folded: string): Promise<string[]> {
@@ -175,7 +189,7 @@ async function rawNames(db: Queryable, cityKey: string, folded: string): Promise
     `SELECT DISTINCT raw_neighborhood FROM listings WHERE city_key = $1 AND raw_neighborhood IS NOT NULL`,
     [cityKey],
   );
-  return rows.map((r) => r.raw_neighborhood).filter((n) => foldQuarter(n) === folded);
+  return rows.map((r) => r.raw_neighborhood).filter((n) => foldNeighborhood(n) === folded);
 }
 
 /**
@@ -187,13 +201,13 @@ export async function refuseAlias(db: Queryable, cityName: string, raw: string):
   const city = GAZETTEER.get(matchKey(cityName));
   if (!city)
     throw new AliasError(`unknown city "${cityName}": the gazetteer covers ${[...GAZETTEER.values()].map((c) => c.name).join(', ')}`);
-  const folded = foldQuarter(raw);
+  const folded = foldNeighborhood(raw);
   if (folded === '') throw new AliasError('the name to refuse must not be empty');
   const existing = city.byName.get(folded);
   if (existing) throw new AliasError(`"${raw}" is a name of ${existing.name} in the gazetteer: it cannot be refused`);
   // An empty target: the name stands for no quarter (resolveQuarter finds none, approximate matching is not tried).
   await db.query(
-    `INSERT INTO quarter_aliases (city_key, folded, alias, target) VALUES ($1, $2, $3, '')
+    `INSERT INTO neighborhood_aliases (city_key, folded, alias, target) VALUES ($1, $2, $3, '')
      ON CONFLICT (city_key, folded) DO UPDATE SET alias = EXCLUDED.alias, target = ''`,
     [city.key, folded, raw.trim()],
   );
