@@ -67,6 +67,16 @@ export class Failover implements AdmissionStore {
     this.redis = options.redis;
   }
 
+  /**
+   * Whether Redis is connected, though it may be left alone for a second after a command
+   * timed out (`redisInUse` false): what it already holds (slots, leases, counts) is still
+   * Redis's to count and move.
+   */
+  private redisConnected(): boolean {
+    this.redisInUse(); // notes a change of state
+    return this.redis?.ready === true;
+  }
+
   /** Whether Redis is the store in use (what leases are taken from); notes when it changes. */
   redisInUse(): boolean {
     const usable = this.redis !== null && this.redis.ready && Date.now() >= this.downUntil;
@@ -140,7 +150,7 @@ export class Failover implements AdmissionStore {
   /** Counts an answered call where its slot is held; in PostgreSQL when that was Redis and Redis is unreachable (the slot expires there). */
   async count(call: AnsweredCall): Promise<number | null> {
     // Connected though left alone after a timeout: the slot is in Redis, and so is the count.
-    if (call.store === 'redis' && (this.redisInUse() || this.redis?.ready)) {
+    if (call.store === 'redis' && this.redisConnected()) {
       try {
         return await this.redis!.count(call);
       } catch (err) {
@@ -192,7 +202,7 @@ export class Failover implements AdmissionStore {
    */
   async writeLease(w: LeaseWrite): Promise<number | null> {
     // Connected though left alone after a timeout: a lease's write is still Redis's to take.
-    if (!w.lost && (this.redisInUse() || this.redis?.ready)) {
+    if (!w.lost && this.redisConnected()) {
       try {
         return await this.redis!.writeLease(w);
       } catch (err) {
@@ -220,9 +230,13 @@ export class Failover implements AdmissionStore {
     return this.options.flusher ? (Date.now() - this.options.flusher.lastDoneAt) / 1000 : null;
   }
 
-  /** Moves Redis's counts to PostgreSQL (while Redis is in use; what waits is moved once it is back). */
+  /**
+   * Moves Redis's counts to PostgreSQL while Redis is connected, left alone after a timeout
+   * included (what it counted is still there to move); what waits through an outage is moved
+   * once it is back.
+   */
   async flush(): Promise<void> {
-    if (!this.options.flusher || !this.redisInUse()) return;
+    if (!this.options.flusher || !this.redisConnected()) return;
     await this.options.flusher
       .flush()
       .catch((err: Error) => this.options.logger.warn({ err: err.message }, 'usage flush failed: retried next second'));
