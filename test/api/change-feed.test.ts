@@ -41,7 +41,7 @@ async function status(server: TestServer, key: string, path = PING, method = 'GE
   return res.status;
 }
 
-/** Milliseconds from the start of `change` until `server` answers `key` with `refused`. */
+/** Milliseconds from `since` until `server` answers `key` with `refused`. */
 async function refusedAfter(server: TestServer, key: string, refused: number, since: number, path = PING, method = 'GET') {
   for (;;) {
     const s = await status(server, key, path, method);
@@ -52,11 +52,15 @@ async function refusedAfter(server: TestServer, key: string, refused: number, si
   }
 }
 
-/** Warms both instances' caches with `key`, makes `change`, then measures how long each kept answering. */
+/**
+ * Warms both instances' caches with `key`, makes `change`, then measures how long each kept
+ * answering once the change was made (committed: a closure's transaction alone can take
+ * longer than the bound on a loaded machine, and no instance can see it before its commit).
+ */
 async function measure(key: string, refused: number, change: () => Promise<unknown>, path = PING, method = 'GET') {
   for (const server of [a, b]) for (let i = 0; i < 3; i++) expect(await status(server, key, path, method)).toBe(200);
-  const since = Date.now();
   await change();
+  const since = Date.now();
   return Promise.all([a, b].map((server) => refusedAfter(server, key, refused, since, path, method)));
 }
 
