@@ -205,7 +205,7 @@ export async function refuseAlias(db: Queryable, cityName: string, raw: string):
   if (folded === '') throw new AliasError('the name to refuse must not be empty');
   const existing = city.byName.get(folded);
   if (existing) throw new AliasError(`"${raw}" is a name of ${existing.name} in the gazetteer: it cannot be refused`);
-  // An empty target: the name stands for no quarter (resolveQuarter finds none, approximate matching is not tried).
+  // An empty target: the name stands for no quarter (resolveNeighborhood finds none, approximate matching is not tried).
   await db.query(
     `INSERT INTO neighborhood_aliases (city_key, folded, alias, target) VALUES ($1, $2, $3, '')
      ON CONFLICT (city_key, folded) DO UPDATE SET alias = EXCLUDED.alias, target = ''`,

@@ -85,8 +85,8 @@ export async function check(): Promise<void> {
   });
   const known: KnownCity = 'Ngaoundéré';
   const spelt: City = 'Yaounde';
-  const quarter: NeighborhoodsByCity['Douala'] = 'Bonapriso';
-  const anywhere: KnownNeighborhood = quarter;
+  const neighborhood: NeighborhoodsByCity['Douala'] = 'Bonapriso';
+  const anywhere: KnownNeighborhood = neighborhood;
   await mboa.market.stats({ city: 'Douala', neighborhood: anywhere });
   await mboa.market.trends({ neighborhood: 'Bonapriso-Sud' });
   // @ts-expect-error not a neighbourhood of Douala

@@ -1,6 +1,6 @@
 /**
  * Quarter names as advertisers write them, when the gazetteer and the operators' aliases
- * know no such name (gazetteer.ts `resolveQuarter` failed):
+ * know no such name (gazetteer.ts `resolveNeighborhood` failed):
  *
  * - every part of a multi-part address (`Rue 1.234, Makepe`, `Makepe / Douala`);
  * - landmark and street words around a known name (`Lycée de Logpom`, `Carrefour

@@ -3,7 +3,7 @@
  * rows in memory both follow (a test holds them equal): same city, purpose and type, listed
  * in the last `HORIZON_MONTHS` (active or removed since), never the subject itself; the
  * quarter's most recent `CANDIDATE_LIMIT` first, and when the quarter has fewer than
- * `QUARTER_MIN` the city's most recent instead.
+ * `NEIGHBORHOOD_MIN` the city's most recent instead.
  */
 import { VALUATION_MIN_COMPARABLES } from '../../../contract/valuations.js';
 

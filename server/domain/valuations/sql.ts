@@ -170,7 +170,7 @@ export function asCandidate(r: CandidateRow, asOf: Date): Candidate {
 
 export type CandidateRow = PublicRow & { neighborhood_key: string | null; furnished: boolean | null; land_title: string | null };
 
-/** The subject's candidates in its quarter (`quarterKey`) or its whole city (null), most recent first. */
+/** The subject's candidates in its quarter (`neighborhoodKey`) or its whole city (null), most recent first. */
 export async function candidateRows(
   data: Dataset,
   where: { cityKey: string; neighborhoodKey: string | null; purpose: string; type: string; excludeId: string | null },
