@@ -1,5 +1,5 @@
 /**
- * Revalues a bank's collateral: every row of a CSV (city, quarter, type, purpose, rooms,
+ * Revalues a bank's collateral: every row of a CSV (city, neighborhood, type, purpose, rooms,
  * surface) valued with `valuations.batch()` (1,000 rows per request, in order), and the CSV
  * written back with the estimate, its 80 % range, FSD, confidence, method and sample size
  * beside each row. A row Mboa cannot value honestly (too few comparables, an unknown place)
@@ -18,7 +18,7 @@ const args = flags(
   `
 Values every row of a collateral CSV and writes estimate, range and confidence beside it.
 
-  --in FILE    CSV with columns ref, city, quarter, type, purpose, bedrooms, surface (default examples/collateral.csv)
+  --in FILE    CSV with columns ref, city, neighborhood, type, purpose, bedrooms, surface (default examples/collateral.csv)
   --out FILE   where to write the valued CSV (default ${join(OUTPUT_DIR, 'collateral-valued.csv')})
   --generate N first write a loan book of N rows to ${join(OUTPUT_DIR, 'collateral-N.csv')} (rows drawn from --in) and value that
 `,
@@ -72,7 +72,7 @@ run(async () => {
     const row = Object.fromEntries(columns.map((c, i) => [c, cells[i] ?? '']));
     return {
       city: row.city,
-      ...(row.quarter ? { neighborhood: row.quarter } : {}),
+      ...(row.neighborhood ? { neighborhood: row.neighborhood } : {}),
       type: row.type as PropertyType,
       purpose: (row.purpose || 'sale') as Purpose,
       bedrooms: number(row.bedrooms),
