@@ -6,7 +6,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { Admission, type AdmissionCaller } from '../../server/quota/admission.js';
+import { Admission, type AdmissionCaller, type Ticket } from '../../server/quota/admission.js';
 import { LEASE_MIN_RATE, LEASE_MS, MAX_LEASE } from '../../server/quota/leases.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { BackgroundWork } from '../../server/platform/background-work.js';
@@ -134,11 +134,13 @@ describe('leases', () => {
     });
     const caller: AdmissionCaller = { accountId: id, keyId, monthlyQuota: 10_000, ratePerMinute: 100_000 };
     try {
-      const tickets = [];
-      for (let round = 0; round < 3; round++) {
+      const tickets: Ticket[] = [];
+      // Bursts of 40, half a lease period apart, until the demand has earned a lease (a lease
+      // is sized on the calls of the last period: on a loaded machine three bursts may not do).
+      for (let round = 0; round < 20 && !tickets.some((t) => t.lease); round++) {
         const admitted = await Promise.all(Array.from({ length: 40 }, () => admission.admit(caller, 'listings.search', true, new Date())));
         tickets.push(...admitted.map((a) => a.ticket!));
-        await new Promise((r) => setTimeout(r, LEASE_MS));
+        await new Promise((r) => setTimeout(r, LEASE_MS / 2));
       }
       const fromLeases = tickets.filter((t) => t.lease).length;
       expect(fromLeases).toBeGreaterThan(0);
@@ -147,7 +149,8 @@ describe('leases', () => {
       await Promise.all(tickets.map((t, i) => admission.settle(t, i % 2 === 0)));
       await admission.stop();
       const { rows } = await servers[0].db.pool.query<{ used: number }>('SELECT used FROM monthly_usage WHERE account_id = $1', [id]);
-      expect(rows[0].used).toBe(60);
+      // Every other call answered 2xx: exactly those are charged.
+      expect(rows[0].used).toBe(Math.ceil(tickets.length / 2));
     } finally {
       await admission.stop();
       own.disconnect();
