@@ -7,19 +7,30 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { migrationStatus } from '../../prisma/migration-status.js';
-import { applyMigrations } from '../../prisma/schema-engine/migrations.js';
 import { AccountRuleError } from '../accounts/errors.js';
 import { loadConfig } from '../platform/config.js';
 import { type Database, openDatabase } from '../platform/db.js';
-import { type EmbeddedPostgres, runningEmbeddedUrl, startEmbeddedPostgres } from '../platform/embedded-postgres.js';
+import type { EmbeddedPostgres } from '../platform/embedded-postgres.js';
 import { type Command, type CommandContext, UsageError } from './io.js';
 
 const commandsDir = join(dirname(fileURLToPath(import.meta.url)), 'commands');
 
-async function loadCommands(): Promise<Command[]> {
+/**
+ * The commands of every file in `commands/`, or of the one named by `first` when there is
+ * such a file (a command's first word names its file: `sales list` is in `sales.ts`). One
+ * file imports in a fraction of a second; all of them take seconds (the generator, the
+ * importer, the invoices' PDF, the valuation model), which every run of a command paid.
+ */
+async function loadCommands(first?: string): Promise<Command[]> {
   const files = readdirSync(commandsDir).filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts') && !f.includes('.test.'));
-  const modules = await Promise.all(files.map((f) => import(pathToFileURL(join(commandsDir, f)).href)));
+  const own = files.filter((f) => f.replace(/\.(ts|js)$/, '') === first);
+  const modules = await Promise.all((own.length ? own : files).map((f) => import(pathToFileURL(join(commandsDir, f)).href)));
   return modules.flatMap((m: { commands?: Command[]; command?: Command }) => [...(m.commands ?? []), ...(m.command ? [m.command] : [])]);
+}
+
+/** The command `args` names, longest name first (`keys create` before a hypothetical `keys`). */
+function findCommand(commands: Command[], args: string[]): Command | undefined {
+  return [...commands].sort((a, b) => b.name.length - a.name.length).find((c) => c.name.split(' ').every((w, i) => args[i] === w));
 }
 
 function helpText(commands: Command[]): string {
@@ -40,21 +51,13 @@ async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const json = argv.includes('--json');
   const args = argv.filter((a) => a !== '--json');
-  const commands = await loadCommands();
-
   if (args.length === 0 || args[0] === 'help' || args[0] === '--help') {
-    console.log(helpText(commands));
+    console.log(helpText(await loadCommands()));
     return args.length === 0 ? 2 : 0;
   }
-  // Longest name first: `keys create` before a hypothetical `keys`.
-  const command = [...commands]
-    .sort((a, b) => b.name.length - a.name.length)
-    .find((c) => {
-      const words = c.name.split(' ');
-      return words.every((w, i) => args[i] === w);
-    });
+  const command = findCommand(await loadCommands(args[0]), args);
   if (!command) {
-    console.error(`error: unknown command "${args.slice(0, 2).join(' ')}"\n\n${helpText(commands)}`);
+    console.error(`error: unknown command "${args.slice(0, 2).join(' ')}"\n\n${helpText(await loadCommands())}`);
     return 2;
   }
 
@@ -67,11 +70,17 @@ async function main(): Promise<number> {
     async databaseUrl() {
       if (url) return url;
       const config = loadConfig(process.env, { secrets: 'optional' });
-      served = config.databaseUrl ? null : runningEmbeddedUrl(config.dataDir);
-      url = config.databaseUrl ?? served ?? undefined;
-      if (!url) {
-        embedded = await startEmbeddedPostgres(config.dataDir);
-        url = embedded.url;
+      if (config.databaseUrl) {
+        url = config.databaseUrl;
+      } else {
+        // Imported only here: the embedded database's code takes a second to load.
+        const { runningEmbeddedUrl, startEmbeddedPostgres } = await import('../platform/embedded-postgres.js');
+        served = runningEmbeddedUrl(config.dataDir);
+        if (served) url = served;
+        else {
+          embedded = await startEmbeddedPostgres(config.dataDir);
+          url = embedded.url;
+        }
       }
       // Which database the command changes, for the operator (stderr; --json output is for scripts and stays as it was).
       if (!json) console.error(`database: ${describeDatabase(config.databaseUrl, config.dataDir, served !== null)}`);
@@ -84,6 +93,7 @@ async function main(): Promise<number> {
       if (embedded) {
         // The embedded database belongs to the demo: keep it migrated. (A running server
         // has migrated the one it serves.)
+        const { applyMigrations } = await import('../../prisma/schema-engine/migrations.js');
         await applyMigrations(target);
       } else if (!served) {
         // Production: migrations are the deploy step, never a side effect of a command.
