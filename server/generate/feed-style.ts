@@ -1,23 +1,25 @@
 /**
- * What a Cameroonian portal publishes of an advert, as the generator writes it: the shares
- * below are the README's ("Demo data"). The generator draws the whole property first, then
- * what the advert says of it:
+ * What a Cameroonian feed publishes of an advert, as the generator writes it: the shares
+ * below are docs/data.md's ("Demo data"). The generator draws the whole property first, then
+ * what the advert says of it, in one of two styles of feed:
  *
- * - the quarter as the advert spells it: the catalog's name (70 %), another spelling
- *   (case, accents, hyphens, a known other name: 16 %), a sub-quarter (12 % where the
- *   quarter has any), or a place the gazetteer does not know (2 %: the row keeps its city);
- * - the advert's own point (25 %), within about 600 m of the quarter's centroid;
- * - the surface left out of most rent adverts of homes (60 %: they quote rooms), of a
- *   quarter of built sales, of a fifth of commercial adverts and of 5 % of plots;
- *   bedrooms left out of 5 % of homes, bathrooms of 35 %; no title on 15 % of rows;
- * - contacts as agents give them: a phone number on 85 % of rows, a name on half, an
- *   e-mail on a fifth, a street address on a tenth;
- * - rent terms: months of advance on 70 % of rents (6 to 12 in Yaoundé, 3 to 12 in Douala,
- *   2 to 6 elsewhere), a deposit on half (1 to 3 months); unfurnished rents say so on 40 %,
- *   and a third of furnished rents come as `rent` marked furnished (the importer files them
- *   as `furnished_rent`);
- * - land titles on sales: plots titled 40 %, in progress 15 %, untitled 30 %, unsaid 15 %;
- *   built property titled 35 %, in progress 5 %, untitled 10 %, unsaid 50 %.
+ * - **portal** (`PORTAL_SHARE` of rows): what classified portals publish, as the shared crawl
+ *   of real adverts and a second portal's export show: rooms and a price, never a surface
+ *   on a home to let, no contact (the portal sells the introduction), no point, no title of
+ *   the advertiser's own (the portal writes one from its fields; here the importer does);
+ *   such adverts repeat more (re-posted to stay on the first page);
+ * - **agency** (the rest): an agency's or a partner's export, the fuller one: a surface on
+ *   most adverts, contacts, a title in the agent's words, a point on some.
+ *
+ * Both styles write the quarter as the advert spells it: the catalog's name (70 %), another
+ * spelling (case, accents, hyphens, a known other name: 16 %), a sub-quarter (12 % where the
+ * quarter has any), or a place the gazetteer does not know (2 %: the row keeps its city).
+ * Both state rent terms: months of advance on 70 % of rents (6 to 12 in Yaoundé, 3 to 12
+ * in Douala, 2 to 6 elsewhere), a deposit on half (1 to 3 months); unfurnished rents say
+ * so on 40 %, and a third of furnished rents come as `rent` marked furnished (the importer
+ * files them as `furnished_rent`); land titles on sales: plots titled 40 %, in progress
+ * 15 %, untitled 30 %, unsaid 15 %; built property titled 35 %, in progress 5 %, untitled
+ * 10 %, unsaid 50 %.
  */
 import type { City } from '../../contract/places.js';
 import { GAZETTEER, type GazetteerCity, type Point, resolveNeighborhood } from '../domain/places/gazetteer.js';
@@ -28,18 +30,44 @@ import { type Random, weightedTable } from './random.js';
 
 /** Share of rows whose quarter is written as the catalog writes it, another way, as a sub-quarter, unknown. */
 export const NEIGHBORHOOD_SPELLING = { catalog: 0.7, other_spelling: 0.16, sub_neighborhood: 0.12, unknown: 0.02 } as const;
-export const OWN_POINT = 0.25;
-export const NO_TITLE = 0.15;
-export const CONTACT_SHARES = { contact_phone: 0.85, contact_name: 0.5, contact_email: 0.2, street_address: 0.1 } as const;
+
+export type FeedStyle = 'portal' | 'agency';
+/** Share of generated rows written in the portal style. */
+export const PORTAL_SHARE = 0.4;
+
+/** What each style leaves out or states, as shares of its rows (docs/data.md). */
+export const STYLE_SHARES = {
+  portal: {
+    /** No surface: home rents / built sales / offices, shops, warehouses / plots. */
+    noSurface: { homeRent: 1, builtSale: 0.6, commercial: 0.5, land: 0.05 },
+    noBedrooms: 0,
+    noBathrooms: 0.05,
+    noTitle: 1,
+    ownPoint: 0,
+    contacts: { contact_phone: 0, contact_name: 0, contact_email: 0, street_address: 0 },
+    /** Repeats of an earlier advert against the feed's overall share (`repeats`). */
+    repeats: 2,
+  },
+  agency: {
+    noSurface: { homeRent: 0.35, builtSale: 0.15, commercial: 0.1, land: 0.05 },
+    noBedrooms: 0.05,
+    noBathrooms: 0.35,
+    noTitle: 0.05,
+    ownPoint: 0.4,
+    contacts: { contact_phone: 0.95, contact_name: 0.6, contact_email: 0.3, street_address: 0.15 },
+    repeats: 1 / 3,
+  },
+} as const;
 
 const HOMES = new Set<PropertyType>(['apartment', 'studio', 'room', 'house', 'duplex', 'villa']);
 const COMMERCIAL = new Set<PropertyType>(['office', 'shop', 'warehouse']);
 
-/** Share of adverts without a surface. */
-export function noSurfaceShare(type: PropertyType, purpose: Purpose): number {
-  if (type === 'land') return 0.05;
-  if (COMMERCIAL.has(type)) return 0.2;
-  return purpose === 'sale' ? 0.25 : 0.6;
+/** Share of a style's adverts without a surface. */
+export function noSurfaceShare(style: FeedStyle, type: PropertyType, purpose: Purpose): number {
+  const shares = STYLE_SHARES[style].noSurface;
+  if (type === 'land') return shares.land;
+  if (COMMERCIAL.has(type)) return shares.commercial;
+  return purpose === 'sale' ? shares.builtSale : shares.homeRent;
 }
 
 /** Places a feed names that no gazetteer holds: landmarks and new estates. */

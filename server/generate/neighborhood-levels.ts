@@ -1,6 +1,6 @@
 /**
- * What the price model is calibrated to: for every quarter of the catalog
- * (contract/places.ts), the median monthly asking rent of an unfurnished 2-bedroom
+ * What the price model is calibrated to: for every quarter of the gazetteer
+ * (contract/gazetteer/), the median monthly asking rent of an unfurnished 2-bedroom
  * apartment in November 2026 (`LEVELS_AS_OF`), in XAF. Every other price of the model
  * (other types, rooms, sales, land) is derived from this one figure (price-model.ts).
  *
@@ -10,8 +10,16 @@
  * levels follow from the city's rent level against Douala (`City.rentLevel`) and the
  * quarter's tier, stepping down from the first-listed quarter of a tier to the last
  * (±10 %), so every quarter still has its own level.
+ *
+ * The gazetteer knows more quarters than the catalog (91 in Douala against 23). Those
+ * have no surveyed level: theirs is interpolated from the catalog quarters of the same
+ * city and tier nearest to it (the geometric mean of the three nearest, weighted by the
+ * inverse square of the distance between centroids), so a popular quarter beside Logpom
+ * asks what Logpom's popular neighbours ask, not what Bonapriso asks.
  */
 import { CITIES, type City, type Tier } from '../../contract/places.js';
+import { GAZETTEER, type Point } from '../domain/places/gazetteer.js';
+import { matchKey } from '../platform/text.js';
 
 /** The month the levels describe (prices before it follow the city's trend back). */
 export const LEVELS_AS_OF = { year: 2026, month: 10 } as const; // November 2026 (month 0-based)
@@ -91,25 +99,62 @@ function derivedLevels(city: City): Map<string, number> {
   return levels;
 }
 
-/** City name → quarter name (catalog spelling) → level, XAF/month. Every catalog quarter has one. */
-export const NEIGHBORHOOD_LEVELS: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(
-  CITIES.map((city) => {
-    const surveyed = SURVEYED[city.name];
-    if (!surveyed) return [city.name, derivedLevels(city)];
-    const levels = new Map<string, number>();
-    for (const n of city.neighborhoods) {
-      const level = surveyed[n.name];
-      if (level === undefined) throw new Error(`neighborhood-levels: no level for ${n.name}, ${city.name}`);
-      levels.set(n.name, level);
+/** The catalog quarters' levels: surveyed in Douala and Yaoundé, derived from the tier elsewhere. */
+function catalogLevels(city: City): Map<string, number> {
+  const surveyed = SURVEYED[city.name];
+  if (!surveyed) return derivedLevels(city);
+  const levels = new Map<string, number>();
+  for (const n of city.neighborhoods) {
+    const level = surveyed[n.name];
+    if (level === undefined) throw new Error(`neighborhood-levels: no level for ${n.name}, ${city.name}`);
+    levels.set(n.name, level);
+  }
+  return levels;
+}
+
+/** Kilometres between two centroids (equirectangular: quarters of one city are a few km apart). */
+function km(a: Point, b: Point): number {
+  const x = (b.lng - a.lng) * Math.cos((((a.lat + b.lat) / 2) * Math.PI) / 180);
+  return Math.hypot(x, b.lat - a.lat) * 111.2;
+}
+
+/** How many catalog neighbours of the same tier a quarter without a survey is interpolated from. */
+const INTERPOLATION_NEIGHBOURS = 3;
+
+/** Every gazetteer quarter of `city`: the catalog's levels, the others interpolated (see the header). */
+function cityLevels(city: City): Map<string, number> {
+  const levels = catalogLevels(city);
+  const gazetteer = GAZETTEER.get(matchKey(city.name));
+  if (!gazetteer) return levels;
+  const points = new Map(gazetteer.neighborhoods.map((n) => [n.name, n]));
+  for (const n of gazetteer.neighborhoods) {
+    if (levels.has(n.name)) continue;
+    const nearest = city.neighborhoods
+      .filter((c) => c.tier === n.tier && points.has(c.name))
+      .map((c) => ({ level: levels.get(c.name)!, d: Math.max(0.3, km(n.point, points.get(c.name)!.point)) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, INTERPOLATION_NEIGHBOURS);
+    if (nearest.length === 0) {
+      levels.set(n.name, Math.round((TIER2_BASE * city.rentLevel * TIER_RATIO[n.tier]) / 1000) * 1000);
+      continue;
     }
-    return [city.name, levels];
-  }),
+    const weights = nearest.map((c) => 1 / (c.d * c.d));
+    const total = weights.reduce((a, b) => a + b, 0);
+    const logLevel = nearest.reduce((sum, c, i) => sum + (weights[i] / total) * Math.log(c.level), 0);
+    levels.set(n.name, Math.round(Math.exp(logLevel) / 1000) * 1000);
+  }
+  return levels;
+}
+
+/** City name → quarter name (gazetteer spelling) → level, XAF/month. Every gazetteer quarter has one. */
+export const NEIGHBORHOOD_LEVELS: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(
+  CITIES.map((city) => [city.name, cityLevels(city)]),
 );
 
-/** A city's level for a quarter the catalog does not list: the median of its quarters' levels. */
+/** A city's level for a place the gazetteer does not know: the median of its catalog quarters' levels. */
 export const CITY_MEDIAN_LEVEL: ReadonlyMap<string, number> = new Map(
-  [...NEIGHBORHOOD_LEVELS].map(([city, levels]) => {
-    const sorted = [...levels.values()].sort((a, b) => a - b);
-    return [city, sorted[Math.floor(sorted.length / 2)]];
+  CITIES.map((city) => {
+    const sorted = [...catalogLevels(city).values()].sort((a, b) => a - b);
+    return [city.name, sorted[Math.floor(sorted.length / 2)]];
   }),
 );

@@ -20,7 +20,7 @@
  *   (earlier months are cheaper). season: rents peak with the school year (August,
  *   September) and dip at year end; sales have no season.
  */
-import { CITIES } from '../../contract/places.js';
+import { CITIES, type Tier } from '../../contract/places.js';
 import { GAZETTEER, resolveNeighborhood } from '../domain/places/gazetteer.js';
 import { matchKey } from '../platform/text.js';
 import type { PropertyType, Purpose } from './kinds.js';
@@ -51,13 +51,19 @@ export interface PriceInput {
  * The generator's noise: the first asking price is the noise-free price times
  * exp(sigma × z), z standard normal cut at ±3 (median 1: half the adverts ask more than
  * the formula, half less), then rounded as sellers write prices (`roundPrice`). A model
- * knowing the formula exactly misses by a median of about 0.674 × sigma (13 % on rents,
+ * knowing the formula exactly misses by a median of about 0.674 × sigma (32 % on rents,
  * 17 % on sales) on first prices. Then a share of listings cut their price (generator.ts).
+ *
+ * The rents' sigma is the shared crawl's: real rents of one quarter, bedroom count and
+ * bathroom count spread with a log σ of 0.41 (what the advert does not say: standing,
+ * floor, finish, the agent); the generated ones, with the formula's other factors, spread
+ * as the crawl's do within quarter × bedrooms (test/ingest/generator-shapes.test.ts). No
+ * real sales were at hand: their sigma is unchanged.
  */
 export const PRICE_NOISE = {
   distribution: 'lognormal',
   median: 1,
-  sigma: { rent: 0.2, furnished_rent: 0.2, sale: 0.25 } as Record<Purpose, number>,
+  sigma: { rent: 0.48, furnished_rent: 0.35, sale: 0.25 } as Record<Purpose, number>,
   truncatedAtSigmas: 3,
   rounding: 'roundPrice',
 } as const;
@@ -102,15 +108,35 @@ export function typicalSurface(type: PropertyType, bedrooms: number | null | und
   }
 }
 
+/**
+ * Unfurnished apartment rents against a 2-bedroom flat of the same quarter, by bedrooms
+ * (index 1 to 4), per tier: measured on the shared crawl of real adverts (docs/data.md,
+ * "Shapes from real adverts": the median over quarters of the ratio of median rents).
+ * Prime quarters ask little for a 1-bedroom flat against a 2-bedroom one (0.42), middle
+ * class ones more (0.54); the crawl holds too few popular-quarter adverts for a curve of
+ * their own, so tier 3 takes tier 2's. Above 4 bedrooms, +0.35 per bedroom.
+ */
+const APARTMENT_CURVE: Record<Tier, readonly number[]> = {
+  1: [0.42, 0.42, 1, 1.45, 1.8],
+  2: [0.54, 0.54, 1, 1.43, 1.75],
+  3: [0.54, 0.54, 1, 1.43, 1.75],
+};
+/** A studio against a 1-bedroom flat of the same quarter; a room against a studio. */
+const STUDIO = 0.8;
+const ROOM = 0.45;
+
 /** Unfurnished monthly rent against a 2-bedroom apartment of the same quarter. */
-function roomsFactor(type: PropertyType, bedrooms: number | null | undefined): number {
+function roomsFactor(type: PropertyType, bedrooms: number | null | undefined, tier: Tier): number {
+  const curve = APARTMENT_CURVE[tier];
   switch (type) {
     case 'studio':
-      return 0.45;
+      return STUDIO * curve[1];
     case 'room':
-      return 0.2;
-    case 'apartment':
-      return [0.45, 0.65, 1, 1.4, 1.8][Math.min(Math.max(bedrooms ?? 2, 0), 4)] + 0.4 * Math.max((bedrooms ?? 2) - 4, 0);
+      return ROOM * STUDIO * curve[1];
+    case 'apartment': {
+      const b = bedrooms ?? 2;
+      return curve[Math.min(Math.max(b, 1), 4)] + 0.35 * Math.max(b - 4, 0);
+    }
     case 'house':
       return 0.8 + 0.3 * Math.max(bedrooms ?? 3, 1);
     case 'duplex':
@@ -121,11 +147,26 @@ function roomsFactor(type: PropertyType, bedrooms: number | null | undefined): n
       return 1;
   }
 }
+/**
+ * A bathroom more or fewer than a flat of its bedrooms usually has ((1 + bedrooms) / 2)
+ * moves its rent by this factor: measured within quarter × bedrooms cells of the shared
+ * crawl (log-rent slope 0.23 per bathroom). Homes to let only; a row without bathrooms is
+ * priced as the typical one.
+ */
+const RENT_PER_BATHROOM = 1.25;
+const BATH_PRICED = new Set<PropertyType>(['apartment', 'house', 'duplex', 'villa']);
+
 /** How much a surface above or below the typical one moves a home's rent: (s / typical)^0.3. */
 const RENT_SURFACE_ELASTICITY = 0.3;
 /** Monthly rent per m² of offices, shops, warehouses (and plots let bare) against level / 80 m². */
 const COMMERCIAL_RATE: Partial<Record<PropertyType, number>> = { office: 1.3, shop: 1.6, warehouse: 0.35, land: 0.02 };
-const FURNISHED = 1.8;
+/**
+ * A furnished rent against the unfurnished one, per tier. The shared crawl's furnished
+ * adverts asked by the month 2.4 to 3.5 times the unfurnished median in the prime quarters
+ * (Akwa, Bonapriso, Bastos) and 1.8 in Bonamoussadi; popular quarters had none (1.6 here,
+ * below the middle class, as their furnished flats are plainer).
+ */
+export const FURNISHED: Record<Tier, number> = { 1: 2.6, 2: 1.8, 3: 1.6 };
 
 /** Sale price per m² of a built home: the 2-bed rent level a year, at an 8.5 % gross yield, over 80 m². */
 const saleM2 = (level: number) => (level * 12) / 0.085 / 80;
@@ -151,10 +192,15 @@ const BUILT_TITLE: Record<LandTitle, number> = { titled: 1.1, in_progress: 1.0, 
 const SALE_TO_RENT = new Map(CITIES.map((c) => [c.name, c.saleLevel / c.rentLevel]));
 const CITY_BY_KEY = new Map(CITIES.map((c) => [matchKey(c.name), c.name]));
 
-const levelCache = new Map<string, { city: string; level: number }>();
+interface PlaceLevel {
+  city: string;
+  level: number;
+  tier: Tier;
+}
+const levelCache = new Map<string, PlaceLevel>();
 
-/** The catalog city and the level of a (city, quarter) as a listing writes them. */
-function placeLevel(cityName: string, neighborhood: string | null | undefined): { city: string; level: number } {
+/** The catalog city, the level and the tier of a (city, quarter) as a listing writes them (tier 2 when unknown). */
+function placeLevel(cityName: string, neighborhood: string | null | undefined): PlaceLevel {
   const cacheKey = `${cityName}\u0000${neighborhood ?? ''}`;
   const cached = levelCache.get(cacheKey);
   if (cached) return cached;
@@ -164,7 +210,8 @@ function placeLevel(cityName: string, neighborhood: string | null | undefined): 
   const gazetteerCity = GAZETTEER.get(cityKey);
   const resolved = neighborhood && gazetteerCity ? resolveNeighborhood(gazetteerCity, neighborhood) : null;
   const level = (resolved && NEIGHBORHOOD_LEVELS.get(city)!.get(resolved.neighborhood)) ?? CITY_MEDIAN_LEVEL.get(city)!;
-  const found = { city, level };
+  const tier = (resolved && gazetteerCity?.neighborhoods.find((n) => n.name === resolved.neighborhood)?.tier) ?? 2;
+  const found = { city, level, tier };
   if (levelCache.size < 50_000) levelCache.set(cacheKey, found);
   return found;
 }
@@ -190,7 +237,7 @@ export function seasonFactor(purpose: Purpose, at: string | Date): number {
 
 /** The price the generator's formula gives for a listing, before its noise (see the file's header). */
 export function noiseFreePrice(input: PriceInput): number {
-  const { city, level } = placeLevel(input.city, input.neighborhood);
+  const { city, level, tier } = placeLevel(input.city, input.neighborhood);
   const surface = input.surface ?? typicalSurface(input.type, input.bedrooms);
   const time = trendFactor(city, input.purpose, input.listed_at) * seasonFactor(input.purpose, input.listed_at);
   const title = input.land_title ?? 'unknown';
@@ -198,11 +245,15 @@ export function noiseFreePrice(input: PriceInput): number {
     if (input.type === 'land') return landM2(level) * SALE_TO_RENT.get(city)! * surface * LAND_TITLE[title] * time;
     return saleM2(level) * SALE_TO_RENT.get(city)! * SALE_TYPE[input.type] * surface * BUILT_TITLE[title] * time;
   }
-  const furnished = input.purpose === 'furnished_rent' || input.furnished === true ? FURNISHED : 1;
+  const furnished = input.purpose === 'furnished_rent' || input.furnished === true ? FURNISHED[tier] : 1;
   const rate = COMMERCIAL_RATE[input.type];
   if (rate !== undefined) return ((level * rate) / 80) * surface * furnished * time;
   const size = Math.pow(surface / typicalSurface(input.type, input.bedrooms), RENT_SURFACE_ELASTICITY);
-  return level * roomsFactor(input.type, input.bedrooms) * size * furnished * time;
+  const bath =
+    BATH_PRICED.has(input.type) && input.bathrooms != null && input.bedrooms != null
+      ? Math.pow(RENT_PER_BATHROOM, input.bathrooms - (1 + input.bedrooms) / 2)
+      : 1;
+  return level * roomsFactor(input.type, input.bedrooms, tier) * size * bath * furnished * time;
 }
 
 /** Prices as sellers write them: 185 000 000, 27 500, never 185 234 117. */

@@ -1,12 +1,15 @@
 /**
- * The generator writes feeds like the ones Cameroon publishes (README, "Demo data"): the
- * shares of missing fields, quarter spellings, own points, repeats, rent terms and land
- * titles stated there, and each quarter at the price level the README gives, checked here
- * on 150,000 generated rows against those figures.
+ * The generator writes feeds like the ones Cameroon publishes (docs/data.md, "Demo data"):
+ * the shares of missing fields of each feed style, quarter spellings, own points, repeats,
+ * rent terms and land titles stated there, and each quarter at the price level given
+ * there, checked here on 150,000 generated rows against those figures. (Against real
+ * adverts: generator-shapes.test.ts.)
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CITIES } from '../../contract/places.js';
-import { type GeneratedRecord, generateListings, REPEATS } from '../../server/generate/generator.js';
+import { GAZETTEER } from '../../server/domain/places/gazetteer.js';
+import { PORTAL_SHARE, STYLE_SHARES } from '../../server/generate/feed-style.js';
+import { DEFAULT_SOURCE, type GeneratedRecord, generateListings, REPEATS, styleOf } from '../../server/generate/generator.js';
 import { noiseFreePrice, PRICE_NOISE } from '../../server/generate/price-model.js';
 import { NEIGHBORHOOD_LEVELS } from '../../server/generate/neighborhood-levels.js';
 import type { StoredRecord } from '../../server/ingest/record.js';
@@ -32,21 +35,29 @@ const HOMES = new Set(['apartment', 'studio', 'room', 'house', 'duplex', 'villa'
 const content = (r: GeneratedRecord) => JSON.stringify({ ...r, source_ref: undefined });
 
 describe('generated feeds look like real ones', () => {
-  it('leave out surfaces, titles and contacts in the stated shares', () => {
-    const homeRents = rows.filter((r) => HOMES.has(r.type) && r.purpose !== 'sale');
-    expect(share(homeRents, (r) => r.surface == null)).toBeCloseTo(0.6, 1);
-    expect(share(rows, (r) => r.title == null)).toBeCloseTo(0.15, 1);
-    expect(share(rows, (r) => r.contact_phone != null)).toBeCloseTo(0.85, 1);
-    expect(share(rows, (r) => r.contact_name != null)).toBeCloseTo(0.5, 1);
-    expect(share(rows, (r) => r.contact_email != null)).toBeCloseTo(0.2, 1);
-    expect(share(rows, (r) => r.street_address != null)).toBeCloseTo(0.1, 1);
-    expect(share(rows, (r) => r.lat != null)).toBeCloseTo(0.25, 1);
+  it('leave out surfaces, titles and contacts in the stated shares of each feed style', () => {
+    const styles = rows.map((_, i) => styleOf(i, DEFAULT_SOURCE, 11));
+    expect(share(styles, (s) => s === 'portal')).toBeCloseTo(PORTAL_SHARE, 2);
+    for (const style of ['portal', 'agency'] as const) {
+      const own = rows.filter((_, i) => styles[i] === style);
+      const shares = STYLE_SHARES[style];
+      const homeRents = own.filter((r) => HOMES.has(r.type) && r.purpose !== 'sale');
+      expect(share(homeRents, (r) => r.surface == null), style).toBeCloseTo(shares.noSurface.homeRent, 1);
+      const homes = own.filter((r) => HOMES.has(r.type));
+      expect(share(homes, (r) => r.bathrooms == null), style).toBeCloseTo(shares.noBathrooms, 1);
+      expect(share(own, (r) => r.title == null), style).toBeCloseTo(shares.noTitle, 1);
+      expect(share(own, (r) => r.contact_phone != null), style).toBeCloseTo(shares.contacts.contact_phone, 1);
+      expect(share(own, (r) => r.contact_name != null), style).toBeCloseTo(shares.contacts.contact_name, 1);
+      expect(share(own, (r) => r.contact_email != null), style).toBeCloseTo(shares.contacts.contact_email, 1);
+      expect(share(own, (r) => r.street_address != null), style).toBeCloseTo(shares.contacts.street_address, 1);
+      expect(share(own, (r) => r.lat != null), style).toBeCloseTo(shares.ownPoint, 1);
+    }
     // Stored, a row without a title gets one written from its fields.
     expect(stored.every((r) => r.title.length > 0)).toBe(true);
   });
 
   it('spell quarters many ways, name sub-quarters and places the gazetteer lacks', () => {
-    const catalog = new Set(CITIES.flatMap((c) => c.neighborhoods.map((n) => `${c.name}|${n.name}`)));
+    const catalog = new Set([...GAZETTEER.values()].flatMap((c) => c.neighborhoods.map((n) => `${c.name}|${n.name}`)));
     const asCatalog = share(rows, (r) => catalog.has(`${r.city}|${r.neighborhood}`));
     expect(asCatalog).toBeGreaterThan(0.7);
     expect(asCatalog).toBeLessThan(0.85);
@@ -59,7 +70,7 @@ describe('generated feeds look like real ones', () => {
     expect(subNeighborhoods.length / stored.length).toBeGreaterThan(0.02);
     expect(subNeighborhoods.some((r) => r.neighborhood === 'Akwa I' && r.neighborhood_key === 'akwa')).toBe(true);
     // Every other spelling resolves to the quarter the generator drew (its price level is that quarter's).
-    const keys = new Set(CITIES.flatMap((c) => c.neighborhoods.map((n) => `${c.name}|${validateKey(c.name, n.name)}`)));
+    const keys = new Set(CITIES.flatMap((c) => [...catalog].filter((k) => k.startsWith(`${c.name}|`)).map((k) => `${c.name}|${validateKey(c.name, k.slice(c.name.length + 1))}`)));
     for (const r of stored) if (r.neighborhood_key != null) expect(keys.has(`${r.city}|${r.neighborhood_key}`), r.source_ref).toBe(true);
   });
 
@@ -117,9 +128,11 @@ describe('generated feeds look like real ones', () => {
       const asked = lastYear.filter((r) => validateKey('Douala', r.neighborhood!) === key).map(firstPrice);
       expect(asked.length, neighborhood).toBeGreaterThan(30);
       medians.set(neighborhood, median(asked));
-      // Levels are November 2026's; the last year's adverts ask a little less (trend), ± season.
-      expect(median(asked) / levels.get(neighborhood)!, neighborhood).toBeGreaterThan(0.85);
-      expect(median(asked) / levels.get(neighborhood)!, neighborhood).toBeLessThan(1.1);
+      // Levels are November 2026's; the last year's adverts ask a little less (trend), ± season,
+      // and the median of 30 to 80 rents spread as real ones (σ 0.48) has a standard error of 8 to 11 %:
+      // the bounds are three of them.
+      expect(median(asked) / levels.get(neighborhood)!, neighborhood).toBeGreaterThan(0.75);
+      expect(median(asked) / levels.get(neighborhood)!, neighborhood).toBeLessThan(1.3);
     }
     expect(medians.get('Bonapriso')! / medians.get('Logpom')!).toBeGreaterThan(4.5);
   });

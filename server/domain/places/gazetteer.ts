@@ -29,6 +29,8 @@ interface SubNeighborhoodFile extends PointFields {
 }
 interface NeighborhoodFile extends Required<PointFields> {
   name: string;
+  tier: 1 | 2 | 3;
+  arrondissement?: string;
   aliases: string[];
   sub_neighborhoods: SubNeighborhoodFile[];
 }
@@ -57,6 +59,14 @@ export interface Neighborhood {
   point: Point;
 }
 
+/** A top-level quarter as the gazetteer file lists it. */
+export interface GazetteerNeighborhood {
+  name: string;
+  /** 1 prime, 2 middle class, 3 popular or peripheral (contract/gazetteer/README.md). */
+  tier: 1 | 2 | 3;
+  point: Point;
+}
+
 export interface GazetteerCity {
   name: string;
   key: string;
@@ -68,6 +78,8 @@ export interface GazetteerCity {
   byName: Map<string, Neighborhood>;
   /** Matching key (a listing's `neighborhood_key`) → its top-level quarter. */
   byKey: Map<string, Neighborhood>;
+  /** Every top-level quarter, in the file's order. */
+  neighborhoods: GazetteerNeighborhood[];
 }
 
 const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4', v: '5', vi: '6', vii: '7', viii: '8', ix: '9', x: '10' };
@@ -89,6 +101,7 @@ function cityOf(file: CityFile): GazetteerCity {
   const byName = new Map<string, Neighborhood>();
   const byKey = new Map<string, Neighborhood>();
   const names: string[] = [];
+  const neighborhoods: GazetteerNeighborhood[] = [];
   const add = (name: string, q: Neighborhood) => {
     names.push(name);
     byName.set(foldNeighborhood(name), q);
@@ -97,6 +110,7 @@ function cityOf(file: CityFile): GazetteerCity {
     const point = pointOf(qf, { lat: qf.lat, lng: qf.lng, precision_m: qf.precision_m });
     const neighborhood: Neighborhood = { name: qf.name, key: matchKey(qf.name), neighborhood: qf.name, point };
     add(qf.name, neighborhood);
+    neighborhoods.push({ name: qf.name, tier: qf.tier, point });
     byKey.set(neighborhood.key, neighborhood);
     for (const alias of qf.aliases) add(alias, neighborhood);
     for (const sf of qf.sub_neighborhoods) {
@@ -114,6 +128,7 @@ function cityOf(file: CityFile): GazetteerCity {
     names,
     byName,
     byKey,
+    neighborhoods,
   };
 }
 
