@@ -15,7 +15,7 @@ import { seedListings } from './seed.js';
 
 /** Change any of these and bump `version`: deployments reload the sample at their next migrate. */
 export const SAMPLE = {
-  version: 4,
+  version: 5,
   listings: 2_000,
   seed: 20_260_101,
   /** The sample's "now": listing dates fall in the 36 months before it; trends end there. */

@@ -65,7 +65,9 @@ beforeAll(() => {
 
 describe.skipIf(!crawl)(`generated rents have the shapes of the real crawl (${CRAWL})`, () => {
   const within = (name: string, value: number, real: number, low: number, high: number) => {
-    console.log(`${name}: generated ${value.toFixed(3)}, real ${real.toFixed(3)} (ratio ${(value / real).toFixed(2)}, bounds ${low}–${high})`);
+    console.log(
+      `${name}: generated ${value.toFixed(3)}, real ${real.toFixed(3)} (ratio ${(value / real).toFixed(2)}, bounds ${low}–${high})`,
+    );
     expect(value / real, name).toBeGreaterThanOrEqual(low);
     expect(value / real, name).toBeLessThanOrEqual(high);
   };
@@ -104,7 +106,10 @@ describe.skipIf(!crawl)(`generated rents have the shapes of the real crawl (${CR
     for (const city of ['Douala', 'Yaoundé']) {
       const held = new Set(generated.filter((a) => a.city === city).map((a) => a.neighborhood));
       const missing = GAZETTEER.get(matchKey(city))!.neighborhoods.filter((n) => !held.has(n.name) && !rowsIn(city, n.name));
-      expect(missing.map((n) => n.name), city).toEqual([]);
+      expect(
+        missing.map((n) => n.name),
+        city,
+      ).toEqual([]);
     }
   });
 
@@ -130,7 +135,9 @@ describe.skipIf(!crawl)(`generated rents have the shapes of the real crawl (${CR
       });
       return n / all;
     };
-    console.log(`repeats: portal rows ${repeats('portal').toFixed(3)}, agency rows ${repeats('agency').toFixed(3)}; crawl ${(1 - crawl!.distinct.length / crawl!.rows).toFixed(3)}`);
+    console.log(
+      `repeats: portal rows ${repeats('portal').toFixed(3)}, agency rows ${repeats('agency').toFixed(3)}; crawl ${(1 - crawl!.distinct.length / crawl!.rows).toFixed(3)}`,
+    );
     expect(repeats('portal')).toBeGreaterThan(4 * repeats('agency'));
     expect(repeats('portal')).toBeCloseTo(2 * REPEATS, 1);
   });
@@ -139,5 +146,7 @@ describe.skipIf(!crawl)(`generated rents have the shapes of the real crawl (${CR
 /** Whether any generated row of `city` (any purpose, any date) is filed under quarter `name`. */
 function rowsIn(city: string, name: string): boolean {
   const gazetteer = GAZETTEER.get(matchKey(city))!;
-  return rows.some((r) => r.city === city && r.neighborhood != null && resolveNeighborhood(gazetteer, r.neighborhood)?.neighborhood === name);
+  return rows.some(
+    (r) => r.city === city && r.neighborhood != null && resolveNeighborhood(gazetteer, r.neighborhood)?.neighborhood === name,
+  );
 }

@@ -65,7 +65,10 @@ describe('price model', () => {
     expect(FURNISHED[1]).toBe(2.6);
     // A bathroom above the usual (1.5 for two bedrooms) asks 25 % more; none stated, the usual.
     expect(noiseFreePrice({ ...at, bathrooms: 2 }) / noiseFreePrice({ ...at, bathrooms: 1 })).toBeCloseTo(1.25, 6);
-    expect(noiseFreePrice({ ...at, bathrooms: null })).toBeCloseTo(Math.sqrt(noiseFreePrice({ ...at, bathrooms: 2 }) * noiseFreePrice({ ...at, bathrooms: 1 })), 6);
+    expect(noiseFreePrice({ ...at, bathrooms: null })).toBeCloseTo(
+      Math.sqrt(noiseFreePrice({ ...at, bathrooms: 2 }) * noiseFreePrice({ ...at, bathrooms: 1 })),
+      6,
+    );
     expect(noiseFreePrice({ ...at, surface: 160 })).toBeCloseTo(noiseFreePrice(at) * Math.pow(2, 0.3), 6);
     // Yaoundé rents rise 5 % a year; September is the school-year peak.
     const nov2025 = noiseFreePrice({ ...at, listed_at: '2025-11-02T00:00:00Z' });
