@@ -115,6 +115,9 @@ it('makes exactly the events of the per-change definition on a mixed batch', asy
       [JSON.stringify(originals.map((r) => r.row))],
     ),
   );
+  // l[5] moves to another quarter: the first of the later rows filed elsewhere.
+  const moveTo = l.slice(6).find((r) => r.neighborhood_key !== l[5].neighborhood_key)!;
+  expect(moveTo).toBeDefined();
   const prices = l.map((r) => Number(r.price)).sort((a, b) => a - b);
   const median = prices[5];
   const [a, b] = await Promise.all(
@@ -127,7 +130,7 @@ it('makes exactly the events of the per-change definition on a mixed batch', asy
     [a.account.id, { city: 'Douala', max_price: String(median) }],
     [a.account.id, { city: 'Douala', min_price: String(median), purpose: 'rent,sale' }],
     [a.account.id, { neighborhood: l[5].neighborhood }],
-    [a.account.id, { city: 'Douala', neighborhood: l[6].neighborhood }],
+    [a.account.id, { city: 'Douala', neighborhood: moveTo.neighborhood }],
     [a.account.id, { min_bedrooms: String((l[6].bedrooms ?? 0) + 1) }],
     [a.account.id, { furnished: 'true' }],
     [a.account.id, { city: 'Douala', status: 'any' }],
@@ -178,7 +181,7 @@ it('makes exactly the events of the per-change definition on a mixed batch', asy
     await set(l[2].id, 'price = round(price * 1.5)');
     await set(l[3].id, 'price = round(price * 1.5)');
     await set(l[4].id, "status = 'withdrawn', removed_at = now()");
-    await set(l[5].id, 'neighborhood = $2, neighborhood_key = $3', l[6].neighborhood, l[6].neighborhood_key);
+    await set(l[5].id, 'neighborhood = $2, neighborhood_key = $3', moveTo.neighborhood, moveTo.neighborhood_key);
     await set(l[6].id, 'bedrooms = coalesce(bedrooms, 0) + 2');
     await set(l[7].id, 'furnished = NOT coalesce(furnished, false)');
     await set(l[8].id, 'price = round(price * 0.5)');
