@@ -17,6 +17,7 @@ export function exactPrice(row: EvalRow): number | null {
     type: row.type as PropertyType,
     purpose: row.purpose as Purpose,
     bedrooms: row.bedrooms,
+    bathrooms: row.bathrooms,
     surface: row.surface,
     listed_at: new Date(row.listedAt),
     furnished: row.furnished,
