@@ -86,10 +86,9 @@ export function styleOf(index: number, source: string, seed: number): FeedStyle 
   return Random.forRow(`${source}\u0000style`, seed, index).chance(PORTAL_SHARE) ? 'portal' : 'agency';
 }
 
-/** The advert of row `index`, as its own (not a repeat). */
-function advertOf(index: number, source: string, seed: number, nowMs: number): GeneratedRecord {
+/** The advert of row `index`, written in `styleName`, as its own (not a repeat). */
+function advertOf(index: number, styleName: FeedStyle, source: string, seed: number, nowMs: number): GeneratedRecord {
   const rng = Random.forRow(source, seed, index);
-  const styleName = styleOf(index, source, seed);
   const style = STYLE_SHARES[styleName];
   const city = rng.draw(CITY_TABLE);
   const hood = rng.draw(NEIGHBORHOOD_TABLES.get(city)!);
@@ -176,7 +175,7 @@ export function generateOne(index: number, source: string, seed: number, nowMs: 
         return { ...generateOne(earlier, source, seed, nowMs, repeats), source_ref: referenceOf(source, seed, index) };
     }
   }
-  return advertOf(index, source, seed, nowMs);
+  return advertOf(index, style, source, seed, nowMs);
 }
 
 export function* generateListings(opts: GenerateOptions): Generator<GeneratedRecord> {

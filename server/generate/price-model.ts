@@ -109,18 +109,15 @@ export function typicalSurface(type: PropertyType, bedrooms: number | null | und
 }
 
 /**
- * Unfurnished apartment rents against a 2-bedroom flat of the same quarter, by bedrooms
- * (index 1 to 4), per tier: measured on the shared crawl of real adverts (docs/data.md,
+ * Unfurnished apartment rents against a 2-bedroom flat of the same quarter, for 1 to 4
+ * bedrooms, per tier: measured on the shared crawl of real adverts (docs/data.md,
  * "Shapes from real adverts": the median over quarters of the ratio of median rents).
  * Prime quarters ask little for a 1-bedroom flat against a 2-bedroom one (0.42), middle
  * class ones more (0.54); the crawl holds too few popular-quarter adverts for a curve of
  * their own, so tier 3 takes tier 2's. Above 4 bedrooms, +0.35 per bedroom.
  */
-const APARTMENT_CURVE: Record<Tier, readonly number[]> = {
-  1: [0.42, 0.42, 1, 1.45, 1.8],
-  2: [0.54, 0.54, 1, 1.43, 1.75],
-  3: [0.54, 0.54, 1, 1.43, 1.75],
-};
+const MIDDLE_CLASS_CURVE = [0.54, 1, 1.43, 1.75] as const;
+const APARTMENT_CURVE: Record<Tier, readonly number[]> = { 1: [0.42, 1, 1.45, 1.8], 2: MIDDLE_CLASS_CURVE, 3: MIDDLE_CLASS_CURVE };
 /** A studio against a 1-bedroom flat of the same quarter; a room against a studio. */
 const STUDIO = 0.8;
 const ROOM = 0.45;
@@ -130,12 +127,12 @@ function roomsFactor(type: PropertyType, bedrooms: number | null | undefined, ti
   const curve = APARTMENT_CURVE[tier];
   switch (type) {
     case 'studio':
-      return STUDIO * curve[1];
+      return STUDIO * curve[0];
     case 'room':
-      return ROOM * STUDIO * curve[1];
+      return ROOM * STUDIO * curve[0];
     case 'apartment': {
       const b = bedrooms ?? 2;
-      return curve[Math.min(Math.max(b, 1), 4)] + 0.35 * Math.max(b - 4, 0);
+      return curve[Math.min(Math.max(b, 1), 4) - 1] + 0.35 * Math.max(b - 4, 0);
     }
     case 'house':
       return 0.8 + 0.3 * Math.max(bedrooms ?? 3, 1);
